@@ -1,0 +1,116 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import {
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { assertAccess } from '../src/auth/access.ts';
+import { domainErrorFrom } from '../src/db/errors.ts';
+import { ValidationError } from '../src/errors.ts';
+import type { Context } from '../src/graphql/context.ts';
+import { camelizeKeys, coerceQueryValue, describeVariableError } from './variables.ts';
+import { isCustom, type GraphqlRoute, type Route } from './types.ts';
+
+/** A GraphQL operation parsed and validated once, at start-up. */
+export interface PreparedOperation {
+  document: DocumentNode;
+  rootKey: string;
+  variableTypes: Map<string, GraphQLInputType>;
+}
+
+export function prepareOperation(schema: GraphQLSchema, source: string, label: string): PreparedOperation {
+  const document = parse(source);
+  const problems = validate(schema, document);
+  if (problems.length) throw new Error(`${label}: ${problems.map((problem) => problem.message).join('; ')}`);
+  const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  const roots = operation?.selectionSet.selections ?? [];
+  if (!operation || roots.length !== 1 || roots[0].kind !== Kind.FIELD) {
+    throw new Error(`${label}: a route's document must be one operation with one root field`);
+  }
+  const variableTypes = new Map<string, GraphQLInputType>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    variableTypes.set(definition.variable.name.value, typeFromAST(schema, definition.type as never) as GraphQLInputType);
+  }
+  return { document, rootKey: (roots[0].alias ?? roots[0].name).value, variableTypes };
+}
+
+/** Executes a prepared operation in-process and returns its root field, or throws the domain error. */
+export async function runOperation(
+  schema: GraphQLSchema,
+  operation: PreparedOperation,
+  variables: Record<string, unknown>,
+  context: Context,
+  wholeData = false,
+): Promise<unknown> {
+  const result = await execute({ schema, document: operation.document, variableValues: variables, contextValue: context });
+  const [error] = result.errors ?? [];
+  if (error) throw restError(error);
+  return wholeData ? result.data : result.data?.[operation.rootKey];
+}
+
+function restError(error: GraphQLError): Error {
+  const original = error.originalError;
+  if (original && !(original instanceof GraphQLError)) return domainErrorFrom(original) ?? original;
+  // GraphQL itself refused the variables (types, required fields, unknown fields).
+  const { field, reason } = describeVariableError(error.message);
+  return new ValidationError(field, reason);
+}
+
+function variablesFor(route: GraphqlRoute, operation: PreparedOperation, req: Request): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const [name, source] of Object.entries(route.variables ?? {})) {
+    const type = operation.variableTypes.get(name);
+    if (!type) throw new Error(`${route.method} ${route.path}: no variable $${name} in its document`);
+    if (source.from === 'path') {
+      variables[name] = req.params[source.name];
+    } else if (source.from === 'query') {
+      const raw = (req.query as Record<string, unknown>)[source.name];
+      if (raw !== undefined && raw !== '') variables[name] = coerceQueryValue(raw, type, source.name);
+    } else {
+      const payload = req.body ?? {};
+      if (typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError(null, 'The request body must be a JSON object');
+      const value = source.name ? (payload as Record<string, unknown>)[source.name] : payload;
+      if (value !== undefined) variables[name] = camelizeKeys(value);
+    }
+  }
+  return variables;
+}
+
+export type ContextFactory = (req: Request) => Promise<Context>;
+
+/** One Express handler per route: authorise, map variables, execute the document, answer. */
+export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: ContextFactory): RequestHandler {
+  const operation = isCustom(route) ? null : prepareOperation(schema, route.document, `${route.method} ${route.path}`);
+  const prepared = new Map<string, PreparedOperation>();
+  const prepare = (source: string) => {
+    let cached = prepared.get(source);
+    if (!cached) prepared.set(source, (cached = prepareOperation(schema, source, `${route.method} ${route.path}`)));
+    return cached;
+  };
+  for (const source of (isCustom(route) && route.documents) || []) prepare(source);
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const context = await contextFor(req);
+      assertAccess(context.auth.principal, { roles: route.roles, write: route.method !== 'GET' }, context.auth.failure);
+      if (isCustom(route)) {
+        const tools = { context, execute: (source: string, variables: Record<string, unknown>) => runOperation(schema, prepare(source), variables, context) };
+        await route.handle(req, res, tools);
+        return;
+      }
+      const data = await runOperation(schema, operation!, variablesFor(route, operation!, req), context, route.wholeData);
+      const status = route.status ?? 200;
+      if (status === 204) res.status(204).end();
+      else res.status(status).json(data);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,7 @@
+import { authRoutes } from '../src/modules/auth/routes.ts';
+import { notificationRoutes } from '../src/modules/notifications/routes.ts';
+import { techniqueRoutes } from '../src/modules/techniques/routes.ts';
+import type { Route } from './types.ts';
+
+/** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
+export const routes: readonly Route[] = [...authRoutes, ...techniqueRoutes, ...notificationRoutes];

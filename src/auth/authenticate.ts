@@ -1,0 +1,76 @@
+import { parse as parseCookies } from 'cookie';
+import type { IncomingHttpHeaders } from 'node:http';
+import { UnauthenticatedError } from '../errors.ts';
+import type { Authentication } from '../graphql/context.ts';
+import type { Services } from '../services.ts';
+import type { Principal } from './access.ts';
+import { hashApiKey, looksLikeApiKey } from './api-keys.ts';
+
+export const SESSION_COOKIE = 'svc_token';
+/** How stale `last_used_at` of an API key may get before it is written again. */
+const KEY_USAGE_RESOLUTION_MS = 60_000;
+
+/** The credential of a request: `Authorization: Bearer …` first, then the session cookie. */
+export function credentialOf(headers: IncomingHttpHeaders): string | null {
+  const authorization = headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match ? match[1] : '';
+  }
+  const cookieHeader = headers.cookie;
+  return cookieHeader ? (parseCookies(cookieHeader)[SESSION_COOKIE] ?? null) : null;
+}
+
+/**
+ * Resolves a credential to a principal. The user is read on every request, so deactivation, role changes
+ * and revocations take effect at once. Invalid credentials are reported, not thrown: public operations
+ * still work with a stale cookie.
+ */
+export async function authenticate(services: Services, credential: string | null): Promise<Authentication> {
+  if (credential === null) return { principal: null };
+  try {
+    const principal = looksLikeApiKey(credential)
+      ? await principalFromApiKey(services, credential)
+      : await principalFromToken(services, credential);
+    return { principal };
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) return { principal: null, failure: error };
+    throw error;
+  }
+}
+
+async function principalFromToken(services: Services, token: string): Promise<Principal> {
+  const claims = await services.tokens.verify(token);
+  if (await services.revocations.isRevoked(claims.jti)) throw new UnauthenticatedError('Token has been revoked');
+  const user = await services.prisma.user.findUnique({ where: { id: claims.sub } });
+  if (!user || !user.isActive) throw new UnauthenticatedError('Account is disabled');
+  if (user.passwordChangedAt && claims.iat * 1000 < user.passwordChangedAt.getTime() - 1000) {
+    throw new UnauthenticatedError('Token predates a password change');
+  }
+  return {
+    userId: user.id,
+    username: user.username,
+    role: user.role,
+    mustChangePassword: user.mustChangePassword,
+    via: 'token',
+    jti: claims.jti,
+    expiresAt: new Date(claims.exp * 1000),
+  };
+}
+
+async function principalFromApiKey(services: Services, value: string): Promise<Principal> {
+  const key = await services.prisma.apiKey.findUnique({ where: { keyHash: hashApiKey(value) }, include: { user: true } });
+  if (!key || key.revokedAt || !key.user.isActive) throw new UnauthenticatedError('Invalid API key');
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > KEY_USAGE_RESOLUTION_MS) {
+    await services.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
+  }
+  return {
+    userId: key.user.id,
+    username: key.user.username,
+    role: key.user.role,
+    mustChangePassword: key.user.mustChangePassword,
+    via: 'api_key',
+    keyScope: key.scope,
+    apiKeyId: key.id,
+  };
+}

@@ -1,0 +1,71 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { UnauthenticatedError } from '../errors.ts';
+import type { Role } from './roles.ts';
+
+export interface TokenClaims {
+  sub: string;
+  role: Role;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  claims: TokenClaims;
+}
+
+const ALGORITHM = 'HS256';
+
+export class TokenService {
+  private constructor(
+    private readonly key: Uint8Array,
+    readonly ttlMs: number,
+  ) {}
+
+  /** Uses `secret` when given; otherwise a random secret generated once and kept in `dataDir`. */
+  static async create(secret: string | undefined, dataDir: string, ttlMs: number): Promise<TokenService> {
+    return new TokenService(new TextEncoder().encode(secret ?? (await persistedSecret(dataDir))), ttlMs);
+  }
+
+  async issue(userId: string, role: Role): Promise<IssuedToken> {
+    const iat = Math.floor(Date.now() / 1000);
+    const claims: TokenClaims = { sub: userId, role, jti: randomUUID(), iat, exp: iat + Math.ceil(this.ttlMs / 1000) };
+    const token = await new SignJWT({ role: claims.role })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setJti(claims.jti)
+      .setIssuedAt(claims.iat)
+      .setExpirationTime(claims.exp)
+      .sign(this.key);
+    return { token, claims };
+  }
+
+  /** Verifies signature (HS256 only: `alg: none` and others are refused), expiry and the claims' shape. */
+  async verify(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['sub', 'jti', 'exp', 'iat'] });
+      return payload as unknown as TokenClaims;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');
+      throw new UnauthenticatedError('Invalid token');
+    }
+  }
+}
+
+async function persistedSecret(dataDir: string): Promise<string> {
+  const file = resolve(dataDir, 'jwt-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const secret = randomBytes(48).toString('base64url');
+    await mkdir(dirname(file), { recursive: true });
+    // 'wx' fails if another process won the race; then read its secret.
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    await chmod(file, 0o600).catch(() => undefined);
+    return (await readFile(file, 'utf8')).trim();
+  }
+}

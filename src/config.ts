@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+const durationPattern = /^(\d+)(ms|s|m|h|d)?$/;
+const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Parses "8h", "15m", "30s", "250ms" or a bare number of seconds into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = durationPattern.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a duration (use e.g. 30s, 15m, 8h, 1d)`);
+  return Number(match[1]) * unitMs[(match[2] ?? 's') as keyof typeof unitMs];
+}
+
+const duration = z.string().transform((value, ctx) => {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const optionalUrl = z.string().url().optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  REDIS_PREFIX: z.string().default('violet'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  JWT_TTL: duration.prefault('8h'),
+  ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('false'),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCKOUT: duration.prefault('15m'),
+  RATE_LIMIT_EXEMPT_LOOPBACK: flag.default(true),
+  RUN_WORKERS: z.enum(['auto', 'inline', 'off']).default('auto'),
+  GRAPHIQL: flag.default(true),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+/** Reads and validates the environment; throws one error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+}

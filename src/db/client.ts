@@ -1,0 +1,53 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Logger } from '../logger.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
+import { applyMigrations } from './migrate.ts';
+
+export { PrismaClient };
+export type { Prisma } from '../generated/prisma/client.ts';
+
+/** A Prisma client or the transaction client handed to `$transaction` callbacks. */
+export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+export interface Database {
+  prisma: PrismaClient;
+  engine: 'postgresql' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+/**
+ * Opens PostgreSQL at `databaseUrl`, or the embedded PGlite in `dataDir` when none is given, applies pending
+ * migrations and returns a Prisma client on the `pg` driver adapter (the same code path for both engines).
+ */
+export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = options.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(options.dataDir);
+    url = embedded.url;
+    log.info({ dataDir: options.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  if (options.migrate !== false) {
+    const { applied } = await applyMigrations(url);
+    if (applied.length) log.info({ applied }, 'database migrations applied');
+  }
+  const adapter = new PrismaPg({ connectionString: url, max: embedded ? 1 : (options.poolSize ?? 10) });
+  const prisma = new PrismaClient({ adapter });
+  await prisma.$connect();
+  return {
+    prisma,
+    engine: embedded ? 'pglite' : 'postgresql',
+    async close() {
+      await prisma.$disconnect();
+      await embedded?.stop();
+    },
+  };
+}

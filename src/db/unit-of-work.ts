@@ -1,0 +1,49 @@
+import { event } from '../events/bus.ts';
+import type { DomainEvent, DomainEventType, EventOf } from '../events/types.ts';
+import type { Services } from '../services.ts';
+import type { Db, Prisma } from './client.ts';
+
+/** Who performs a change, as recorded in the audit log. */
+export interface Actor {
+  userId: string | null;
+  username: string;
+}
+
+export const SYSTEM_ACTOR: Actor = { userId: null, username: 'system' };
+
+export interface AuditInput {
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  details?: Prisma.InputJsonValue;
+}
+
+/** One transaction: the change, its audit entries, and the domain events published once it commits. */
+export interface UnitOfWork {
+  tx: Db;
+  actor: Actor;
+  audit(entry: AuditInput): Promise<void>;
+  emit<K extends DomainEventType>(type: K, payload: EventOf<K>['payload']): void;
+}
+
+/**
+ * Runs `work` in a database transaction. Audit entries are written inside it; events are published only
+ * after the commit, so no consumer ever sees a change that was rolled back.
+ */
+export async function inTransaction<T>(services: Pick<Services, 'prisma' | 'bus'>, actor: Actor, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  const events: DomainEvent[] = [];
+  const result = await services.prisma.$transaction(async (tx) =>
+    work({
+      tx,
+      actor,
+      async audit({ action, entityType, entityId = null, details = {} }) {
+        await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details } });
+      },
+      emit(type, payload) {
+        events.push(event(type, payload, actor.userId) as DomainEvent);
+      },
+    }),
+  );
+  await services.bus.publish(events);
+  return result;
+}

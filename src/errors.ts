@@ -1,0 +1,102 @@
+/**
+ * Domain errors: a stable `code`, an HTTP status and a client-safe message. GraphQL carries them in
+ * `extensions`; REST answers `{ detail, code }` with the status. Anything else is an internal error.
+ */
+export class DomainError extends Error {
+  readonly status: number = 400;
+  readonly code: string = 'BAD_REQUEST';
+  /** Extra fields merged into REST bodies and GraphQL extensions. */
+  readonly extra: Record<string, unknown> = {};
+
+  /** The REST error body: the spec's `{ detail, code }` plus any extra fields. */
+  restBody(): Record<string, unknown> {
+    return { detail: this.message, code: this.code, ...this.extra };
+  }
+}
+
+export class ValidationError extends DomainError {
+  override readonly status = 400;
+  override readonly code = 'VALIDATION_ERROR';
+  constructor(
+    readonly field: string | null,
+    message: string,
+  ) {
+    super(field ? `${field}: ${message}` : message);
+    this.extra.field = field;
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  override readonly status = 401;
+  override readonly code: string = 'NOT_AUTHENTICATED';
+  constructor(message = 'Authentication required') {
+    super(message);
+  }
+}
+
+export class InvalidCredentialsError extends UnauthenticatedError {
+  override readonly code = 'INVALID_CREDENTIALS';
+  constructor() {
+    super('Incorrect username or password');
+  }
+}
+
+export class TooManyAttemptsError extends DomainError {
+  override readonly status = 429;
+  override readonly code = 'TOO_MANY_ATTEMPTS';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many failed attempts; try again in ${retryAfterSeconds} seconds`);
+    this.extra.retry_after = retryAfterSeconds;
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  override readonly status = 403;
+  override readonly code: string = 'FORBIDDEN';
+  constructor(message = 'You do not have permission to perform this action') {
+    super(message);
+  }
+}
+
+export class PasswordChangeRequiredError extends ForbiddenError {
+  override readonly code = 'PASSWORD_CHANGE_REQUIRED';
+  constructor() {
+    super('You must change your password before doing anything else (POST /api/v1/auth/change-password)');
+  }
+}
+
+export class ApiKeyScopeError extends ForbiddenError {
+  override readonly code = 'API_KEY_SCOPE';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  override readonly status = 404;
+  override readonly code = 'NOT_FOUND';
+  constructor(entity: string, key?: string) {
+    super(key ? `${entity} ${key} not found` : `${entity} not found`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  override readonly status = 409;
+  override readonly code = 'CONFLICT';
+}
+
+export class PayloadTooLargeError extends DomainError {
+  override readonly status = 413;
+  override readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+/** A 4xx decided outside the domain (malformed body, oversized request). */
+export class RequestError extends DomainError {
+  constructor(
+    override readonly status: number,
+    override readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,105 @@
+import { EventEmitter, on } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.ts';
+import type { Redis } from '../redis.ts';
+import type { DomainEvent, DomainEventType, EventOf } from './types.ts';
+
+type Handler<K extends DomainEventType> = (event: EventOf<K>) => void | Promise<void>;
+
+const DELIVERY = 'event';
+
+/**
+ * The one domain event bus. Events are delivered in-process at once; with Redis they are also published
+ * on a channel so every other API and worker process sees them (a process ignores its own echoes).
+ */
+export class EventBus {
+  private readonly local = new EventEmitter({ captureRejections: false });
+  private readonly origin = randomUUID();
+
+  private constructor(
+    private readonly log: Logger,
+    private readonly channel: string,
+    private readonly publisher?: Redis,
+    private readonly subscriber?: Redis,
+  ) {
+    this.local.setMaxListeners(0);
+  }
+
+  static inProcess(log: Logger): EventBus {
+    return new EventBus(log, 'events');
+  }
+
+  static async overRedis(log: Logger, publisher: Redis, subscriber: Redis, prefix: string): Promise<EventBus> {
+    const bus = new EventBus(log, `${prefix}:events`, publisher, subscriber);
+    subscriber.on('message', (channel: string, message: string) => bus.receive(channel, message));
+    await subscriber.subscribe(bus.channel);
+    return bus;
+  }
+
+  async publish(events: readonly DomainEvent[]): Promise<void> {
+    for (const event of events) {
+      this.local.emit(DELIVERY, event);
+      if (this.publisher) {
+        await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, event })).catch((error) => {
+          this.log.error({ err: error, type: event.type }, 'event could not be published to Redis');
+        });
+      }
+    }
+  }
+
+  /** Runs `handler` for every event of `type`; returns the unsubscribe function. */
+  on<K extends DomainEventType>(type: K, handler: Handler<K>): () => void {
+    const listener = (event: DomainEvent) => {
+      if (event.type !== type) return;
+      Promise.resolve(handler(event as EventOf<K>)).catch((error) => {
+        this.log.error({ err: error, type }, 'event handler failed');
+      });
+    };
+    this.local.on(DELIVERY, listener);
+    return () => this.local.off(DELIVERY, listener);
+  }
+
+  /** Events of `type` that pass `accept`, as an async iterator that unsubscribes when closed. */
+  stream<K extends DomainEventType>(type: K, accept: (event: EventOf<K>) => boolean): AsyncIterableIterator<EventOf<K>> {
+    const controller = new AbortController();
+    const source = on(this.local, DELIVERY, { signal: controller.signal }) as AsyncIterableIterator<[DomainEvent]>;
+    const done = (): IteratorResult<EventOf<K>> => ({ done: true, value: undefined });
+    const iterator: AsyncIterableIterator<EventOf<K>> = {
+      async next() {
+        for (;;) {
+          const result = await source.next().catch(done);
+          if (result.done) return done();
+          const [event] = result.value as [DomainEvent];
+          if (event.type === type && accept(event as EventOf<K>)) return { done: false, value: event as EventOf<K> };
+        }
+      },
+      async return() {
+        controller.abort();
+        return done();
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  private receive(channel: string, message: string): void {
+    if (channel !== this.channel) return;
+    try {
+      const { origin, event } = JSON.parse(message) as { origin: string; event: DomainEvent };
+      if (origin !== this.origin) this.local.emit(DELIVERY, event);
+    } catch (error) {
+      this.log.warn({ err: error }, 'malformed event on the bus ignored');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.local.removeAllListeners();
+    await this.subscriber?.unsubscribe(this.channel).catch(() => undefined);
+  }
+}
+
+export function event<K extends DomainEventType>(type: K, payload: EventOf<K>['payload'], actorId: string | null): EventOf<K> {
+  return { type, payload, actorId, occurredAt: new Date().toISOString() } as EventOf<K>;
+}

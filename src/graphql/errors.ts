@@ -1,0 +1,26 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { domainErrorFrom } from '../db/errors.ts';
+import type { Logger } from '../logger.ts';
+
+/** What a client may learn from a GraphQL error: domain errors in full, internal ones not at all. */
+export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown, log: Logger, requestId?: string): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  const domain = domainErrorFrom(original);
+  if (domain) {
+    return {
+      message: domain.message,
+      path: formatted.path,
+      locations: formatted.locations,
+      extensions: { code: domain.code, status: domain.status, ...domain.extra },
+    };
+  }
+  if (original && !(original instanceof GraphQLError)) {
+    log.error({ err: original, requestId, path: formatted.path }, 'unexpected error in a resolver');
+    return {
+      message: 'Internal server error',
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500, request_id: requestId },
+    };
+  }
+  return formatted;
+}

@@ -1,0 +1,21 @@
+import type { ObjectRef } from '@pothos/core';
+import { builder } from './builder.ts';
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** An offset page of `item`: `{ items, total, offset, limit }`, the shape of every paginated list. */
+export function pageType<T>(name: string, item: ObjectRef<any, T>) {
+  return builder.objectRef<Page<T>>(name).implement({
+    fields: (t) => ({
+      items: t.field({ type: [item], resolve: (page) => page.items }),
+      total: t.exposeInt('total', { description: 'Number of matching records across all pages.' }),
+      offset: t.exposeInt('offset'),
+      limit: t.exposeInt('limit'),
+    }),
+  });
+}

@@ -1,0 +1,111 @@
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Redis } from '../redis.ts';
+import type { Services } from '../services.ts';
+import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner } from './types.ts';
+
+export interface BullmqOptions {
+  connection: Redis;
+  prefix: string;
+  /** Whether this process works the queues (worker) or only enqueues (API). */
+  process: boolean;
+  concurrency?: number;
+}
+
+/** Jobs on Redis through BullMQ: the API enqueues and schedules, `npm run worker` processes. */
+export class BullmqJobRunner implements JobRunner {
+  readonly kind = 'bullmq' as const;
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers: Worker[] = [];
+  private started = false;
+
+  constructor(
+    private readonly definitions: ReadonlyMap<string, JobDefinition>,
+    private readonly services: () => Services,
+    private readonly log: Logger,
+    private readonly options: BullmqOptions,
+  ) {
+    for (const name of Object.values(QueueName)) {
+      this.queues.set(name, new Queue(name, { connection: options.connection, prefix: options.prefix }));
+    }
+  }
+
+  private queueOf(definition: JobDefinition): Queue {
+    return this.queues.get(definition.queue)!;
+  }
+
+  async start(): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      if (!definition.repeat) continue;
+      await this.queueOf(definition).upsertJobScheduler(definition.name, definition.repeat, {
+        name: definition.name,
+        data: {},
+        opts: this.jobOptions(definition),
+      });
+    }
+    if (this.options.process) {
+      for (const queue of this.queues.keys()) {
+        const worker = new Worker(queue, (job) => this.process(job), {
+          connection: this.options.connection.duplicate(),
+          prefix: this.options.prefix,
+          concurrency: this.options.concurrency ?? 4,
+        });
+        worker.on('failed', (job, error) => this.log.error({ err: error, job: job?.name, id: job?.id }, 'job failed'));
+        this.workers.push(worker);
+      }
+    }
+    this.started = true;
+  }
+
+  private jobOptions(definition: JobDefinition) {
+    return {
+      attempts: definition.attempts ?? DEFAULT_ATTEMPTS,
+      backoff: { type: 'exponential', delay: BACKOFF_BASE_MS },
+      removeOnComplete: 1000,
+      removeOnFail: 5000,
+    };
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    const definition = this.definitions.get(job.name);
+    if (!definition) throw new UnrecoverableError(`Unknown job ${job.name}`);
+    try {
+      return await definition.run(job.data as Record<string, unknown>, this.services());
+    } catch (error) {
+      if (error instanceof DomainError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  }
+
+  async enqueue(name: string, data: Record<string, unknown> = {}, options: { jobId?: string; delayMs?: number } = {}) {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Unknown job ${name}`);
+    const job = await this.queueOf(definition).add(name, data, {
+      ...this.jobOptions(definition),
+      jobId: options.jobId,
+      delay: options.delayMs,
+    });
+    return job.id!;
+  }
+
+  async status() {
+    const jobs = [];
+    for (const queue of this.queues.values()) {
+      for (const scheduler of await queue.getJobSchedulers()) {
+        const definition = this.definitions.get(scheduler.name);
+        jobs.push({
+          id: scheduler.id ?? scheduler.key,
+          name: definition?.description ?? scheduler.name,
+          next_run_time: scheduler.next ? new Date(scheduler.next).toISOString() : null,
+        });
+      }
+    }
+    return { running: this.started, jobs };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+}

@@ -1,0 +1,36 @@
+import { once } from 'node:events';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { bootstrapAdmin } from './modules/users/bootstrap.ts';
+import { createServices } from './services.ts';
+import { onShutdown } from './shutdown.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
+const log = createLogger(config.LOG_LEVEL);
+const services = await createServices(config, log, 'api');
+const admin = await bootstrapAdmin(services);
+if (admin?.generatedPassword) {
+  process.stdout.write(
+    `\n  First start: administrator account created.\n    username: ${admin.username}\n    password: ${admin.generatedPassword}\n` +
+      '  This password is shown once; you must change it at first sign-in.\n\n',
+  );
+}
+const app = await createApp(services);
+app.server.listen(config.PORT, config.HOST);
+await once(app.server, 'listening');
+if (config.RUN_WORKERS !== 'off') await services.jobs.start();
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+log.info({ port, database: services.db.engine, jobs: services.jobs.kind }, `Violet listening on http://localhost:${port}`);
+
+onShutdown(log, async () => {
+  await app.close();
+  await services.close();
+});

@@ -1,0 +1,78 @@
+import type { Request, Response } from 'express';
+import { SESSION_COOKIE } from '../../auth/authenticate.ts';
+import type { Services } from '../../services.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
+import type { Session } from './service.ts';
+
+const LOGIN = `mutation ($username: String!, $password: String!) {
+  login(username: $username, password: $password) { accessToken tokenType expiresAt }
+}`;
+const LOGOUT = 'mutation { logout }';
+const CHANGE_PASSWORD = `mutation ($input: ChangePasswordInput!) {
+  changePassword(input: $input) { accessToken tokenType expiresAt }
+}`;
+
+function cookieOptions(req: Request, services: Services) {
+  const mode = services.config.COOKIE_SECURE;
+  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: mode === 'auto' ? req.secure : mode === 'true' };
+}
+
+function sendSession(req: Request, res: Response, services: Services, session: Session, extra: Record<string, unknown> = {}) {
+  res.cookie(SESSION_COOKIE, session.accessToken, { ...cookieOptions(req, services), expires: new Date(session.expiresAt) });
+  res.json({ access_token: session.accessToken, token_type: session.tokenType, ...extra });
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export const authRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/auth/login',
+    tag: 'Auth',
+    summary: 'Sign in with form-encoded username and password; returns a bearer token and sets the svc_token cookie',
+    roles: 'public',
+    requestType: 'application/x-www-form-urlencoded',
+    documents: [LOGIN],
+    async handle(req, res, { execute, context }) {
+      const form = (req.body ?? {}) as Record<string, unknown>;
+      const session = (await execute(LOGIN, { username: text(form.username), password: text(form.password) })) as Session;
+      sendSession(req, res, context.services, session);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/auth/logout',
+    tag: 'Auth',
+    summary: 'Revoke the current session token and clear the cookie',
+    roles: 'signed-in',
+    documents: [LOGOUT],
+    async handle(req, res, { execute, context }) {
+      await execute(LOGOUT, {});
+      res.clearCookie(SESSION_COOKIE, cookieOptions(req, context.services));
+      res.json({ detail: 'Logged out' });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/auth/me',
+    tag: 'Auth',
+    summary: 'The signed-in user',
+    roles: 'signed-in',
+    document: 'query { me { id username email role is_active: isActive must_change_password: mustChangePassword } }',
+  },
+  {
+    method: 'POST',
+    path: '/auth/change-password',
+    tag: 'Auth',
+    summary: 'Change the own password (body current_password, new_password); returns a new token and cookie',
+    roles: 'signed-in',
+    requestType: 'application/json',
+    documents: [CHANGE_PASSWORD],
+    async handle(req, res, { execute, context }) {
+      const form = (req.body ?? {}) as Record<string, unknown>;
+      const input = { currentPassword: text(form.current_password), newPassword: text(form.new_password) };
+      const session = (await execute(CHANGE_PASSWORD, { input })) as Session;
+      sendSession(req, res, context.services, session, { detail: 'Password changed' });
+    },
+  },
+];

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { Principal } from '../../auth/access.ts';
+import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
+import { InvalidCredentialsError, ValidationError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { parseInput } from '../../validation.ts';
+
+export interface Session {
+  accessToken: string;
+  tokenType: 'bearer';
+  expiresAt: Date;
+}
+
+const credentialsSchema = z.object({
+  username: z.string().trim().min(1, 'is required').max(150),
+  password: z.string().min(1, 'is required').max(1024),
+});
+
+/**
+ * Checks a username and password. Unknown users cost the same argon2 work as known ones, and every failure
+ * gives the same answer; repeated failures from one client for one username are locked out for a while.
+ */
+export async function login(services: Services, input: unknown, clientIp: string): Promise<Session> {
+  const { username, password } = parseInput(credentialsSchema, input);
+  await services.loginThrottle.assertAllowed(username, clientIp);
+  const user = await services.prisma.user.findUnique({ where: { username } });
+  const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
+  if (!user || !passwordMatches || !user.isActive) {
+    await services.loginThrottle.recordFailure(username, clientIp);
+    await services.prisma.auditLog.create({
+      data: { userId: user?.id ?? null, username, action: 'login_failed', entityType: 'user', entityId: user?.id ?? null, details: { client_ip: clientIp } },
+    });
+    throw new InvalidCredentialsError();
+  }
+  await services.loginThrottle.recordSuccess(username, clientIp);
+  const session = await issueSession(services, user.id, user.role);
+  await services.prisma.auditLog.create({
+    data: { userId: user.id, username: user.username, action: 'login', entityType: 'user', entityId: user.id, details: { client_ip: clientIp } },
+  });
+  return session;
+}
+
+async function issueSession(services: Services, userId: string, role: Principal['role']): Promise<Session> {
+  const { token, claims } = await services.tokens.issue(userId, role);
+  return { accessToken: token, tokenType: 'bearer', expiresAt: new Date(claims.exp * 1000) };
+}
+
+/** Revokes the session token until it would have expired. API keys are revoked through /api-keys instead. */
+export async function logout(services: Services, principal: Principal): Promise<void> {
+  if (principal.via !== 'token' || !principal.jti || !principal.expiresAt) {
+    throw new ValidationError(null, 'Only session tokens can log out; revoke an API key through /api-keys');
+  }
+  await services.revocations.revoke(principal.jti, principal.expiresAt);
+  await services.prisma.auditLog.create({
+    data: { userId: principal.userId, username: principal.username, action: 'logout', entityType: 'user', entityId: principal.userId, details: {} },
+  });
+}
+
+const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, 'is required').max(1024),
+  newPassword: z.string().max(1024),
+});
+
+/**
+ * Changes the caller's password and lifts the must-change-password gate. Every session issued before the
+ * change stops working; the caller gets a fresh one.
+ */
+export async function changePassword(services: Services, principal: Principal, input: unknown): Promise<Session> {
+  const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
+  const user = await services.prisma.user.findUniqueOrThrow({ where: { id: principal.userId } });
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new ValidationError('current_password', 'is incorrect');
+  }
+  assertPasswordAcceptable(newPassword, user.username, 'new_password');
+  if (newPassword === currentPassword) throw new ValidationError('new_password', 'must differ from the current password');
+  const passwordHash = await hashPassword(newPassword);
+  await inTransaction(services, principal, async (uow) => {
+    await uow.tx.user.update({
+      where: { id: user.id },
+      data: { passwordHash, mustChangePassword: false, passwordChangedAt: new Date() },
+    });
+    await uow.audit({ action: 'change_password', entityType: 'user', entityId: user.id });
+    uow.emit('user.changed', { userId: user.id, change: 'password_changed' });
+  });
+  if (principal.jti && principal.expiresAt) await services.revocations.revoke(principal.jti, principal.expiresAt);
+  return issueSession(services, user.id, user.role);
+}

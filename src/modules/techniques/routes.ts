@@ -1,0 +1,65 @@
+import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { techniqueRoles } from './permissions.ts';
+
+const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms status_global: statusGlobal
+  review_required: reviewRequired is_custom: isCustom created_at: createdAt updated_at: updatedAt`;
+
+export const techniqueRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/techniques',
+    tag: 'Techniques',
+    summary: 'List techniques (filters tactic, status or coverage_status, review_required, platform, search)',
+    roles: techniqueRoles.read,
+    document: `query ($tactic: String, $status: CoverageStatus, $coverageStatus: CoverageStatus, $reviewRequired: Boolean, $platform: String, $search: String) {
+      techniques(filter: { tactic: $tactic, status: $status, coverageStatus: $coverageStatus, reviewRequired: $reviewRequired, platform: $platform, search: $search }) {
+        id ttp_id: ttpId name tactic status_global: statusGlobal platforms review_required: reviewRequired
+      }
+    }`,
+    variables: {
+      tactic: query('tactic'),
+      status: query('status'),
+      coverageStatus: query('coverage_status'),
+      reviewRequired: query('review_required'),
+      platform: query('platform'),
+      search: query('search'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/techniques/:ttp_id',
+    tag: 'Techniques',
+    summary: 'One technique',
+    roles: techniqueRoles.read,
+    document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} } }`,
+    variables: { ttpId: path('ttp_id') },
+  },
+  {
+    method: 'POST',
+    path: '/techniques',
+    tag: 'Techniques',
+    summary: 'Create a custom technique',
+    roles: techniqueRoles.create,
+    status: 201,
+    document: `mutation ($input: CreateTechniqueInput!) { createTechnique(input: $input) { ${TECHNIQUE_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'PATCH',
+    path: '/techniques/:ttp_id',
+    tag: 'Techniques',
+    summary: 'Update a technique',
+    roles: techniqueRoles.update,
+    document: `mutation ($ttpId: String!, $input: UpdateTechniqueInput!) { updateTechnique(ttpId: $ttpId, input: $input) { ${TECHNIQUE_FIELDS} } }`,
+    variables: { ttpId: path('ttp_id'), input: body() },
+  },
+  {
+    method: 'PATCH',
+    path: '/techniques/:ttp_id/review',
+    tag: 'Techniques',
+    summary: 'Mark the technique reviewed (optional body review_required: true flags it for review instead)',
+    roles: techniqueRoles.review,
+    document: `mutation ($ttpId: String!, $reviewRequired: Boolean) { reviewTechnique(ttpId: $ttpId, reviewRequired: $reviewRequired) { ${TECHNIQUE_FIELDS} } }`,
+    variables: { ttpId: path('ttp_id'), reviewRequired: body('review_required') },
+  },
+];

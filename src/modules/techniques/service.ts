@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Prisma } from '../../db/client.ts';
+import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
+import { CoverageStatus } from '../../generated/prisma/enums.ts';
+import type { Services } from '../../services.ts';
+import { parseInput, trimmed } from '../../validation.ts';
+
+type Query = { select?: Prisma.TechniqueSelect };
+
+const TTP_ID = /^[A-Za-z][A-Za-z0-9-]{0,30}(\.[A-Za-z0-9]{1,10})?$/;
+const ttpId = z.string().trim().regex(TTP_ID, 'must look like T1234, T1234.001 or a custom id such as CUSTOM-1');
+const platforms = z.array(trimmed(64)).max(50).transform((list) => [...new Set(list)]);
+
+const createSchema = z.object({
+  ttpId,
+  name: trimmed(300),
+  description: z.string().max(20_000).default(''),
+  tactic: trimmed(100).nullish(),
+  platforms: platforms.default([]),
+});
+
+const updateSchema = z
+  .object({
+    name: trimmed(300),
+    description: z.string().max(20_000),
+    tactic: trimmed(100).nullable(),
+    platforms,
+    statusGlobal: z.enum(CoverageStatus),
+    reviewRequired: z.boolean(),
+  })
+  .partial();
+
+export interface TechniqueFilter {
+  tactic?: string | null;
+  status?: CoverageStatus | null;
+  coverageStatus?: CoverageStatus | null;
+  reviewRequired?: boolean | null;
+  platform?: string | null;
+  search?: string | null;
+}
+
+export function listTechniques(services: Services, filter: TechniqueFilter, query: Query = {}) {
+  const where: Prisma.TechniqueWhereInput = {};
+  if (filter.tactic) where.tactic = { equals: filter.tactic, mode: 'insensitive' };
+  const status = filter.status ?? filter.coverageStatus;
+  if (status) where.statusGlobal = status;
+  if (filter.reviewRequired != null) where.reviewRequired = filter.reviewRequired;
+  if (filter.platform) where.platforms = { has: filter.platform };
+  if (filter.search) {
+    const contains = { contains: filter.search, mode: 'insensitive' } as const;
+    where.OR = [{ ttpId: contains }, { name: contains }, { description: contains }];
+  }
+  return services.prisma.technique.findMany({ ...query, where, orderBy: { ttpId: 'asc' } });
+}
+
+export async function getTechnique(services: Services, ttpId: string, query: Query = {}) {
+  const technique = await services.prisma.technique.findUnique({ ...query, where: { ttpId } });
+  if (!technique) throw new NotFoundError('Technique', ttpId);
+  return technique;
+}
+
+/** Creates a custom technique (one that does not come from the ATT&CK catalog). */
+export async function createTechnique(services: Services, actor: Actor, input: unknown, query: Query = {}) {
+  const data = parseInput(createSchema, input);
+  return inTransaction(services, actor, async (uow) => {
+    if (await uow.tx.technique.findUnique({ where: { ttpId: data.ttpId }, select: { id: true } })) {
+      throw new ConflictError(`Technique ${data.ttpId} already exists`);
+    }
+    const technique = await uow.tx.technique.create({ ...query, data: { ...data, isCustom: true } });
+    await uow.audit({ action: 'create_technique', entityType: 'technique', entityId: technique.id, details: { ttp_id: data.ttpId, name: data.name } });
+    uow.emit('technique.changed', { techniqueId: technique.id, ttpId: data.ttpId, change: 'created' });
+    return technique;
+  });
+}
+
+export async function updateTechnique(services: Services, actor: Actor, ttpId: string, input: unknown, query: Query = {}) {
+  const changes = parseInput(updateSchema, input);
+  return inTransaction(services, actor, async (uow) => {
+    const before = await uow.tx.technique.findUnique({ where: { ttpId } });
+    if (!before) throw new NotFoundError('Technique', ttpId);
+    const technique = await uow.tx.technique.update({ ...query, where: { id: before.id }, data: changes });
+    await uow.audit({ action: 'update_technique', entityType: 'technique', entityId: before.id, details: { ttp_id: ttpId, changes } });
+    uow.emit('technique.changed', { techniqueId: before.id, ttpId, change: 'updated' });
+    if (changes.statusGlobal && changes.statusGlobal !== before.statusGlobal) {
+      uow.emit('coverage.changed', { techniqueIds: [before.id], reason: 'manual_status_change' });
+    }
+    return technique;
+  });
+}
+
+/** Records a lead's review: clears (default) or raises the technique's review flag. */
+export async function reviewTechnique(services: Services, actor: Actor, ttpId: string, reviewRequired: boolean, query: Query = {}) {
+  return inTransaction(services, actor, async (uow) => {
+    const before = await uow.tx.technique.findUnique({ where: { ttpId }, select: { id: true } });
+    if (!before) throw new NotFoundError('Technique', ttpId);
+    const technique = await uow.tx.technique.update({ ...query, where: { id: before.id }, data: { reviewRequired } });
+    await uow.audit({ action: 'review_technique', entityType: 'technique', entityId: before.id, details: { ttp_id: ttpId, review_required: reviewRequired } });
+    uow.emit('technique.changed', { techniqueId: before.id, ttpId, change: 'reviewed' });
+    return technique;
+  });
+}

@@ -1,0 +1,75 @@
+import { databaseRevocations, redisRevocations, type RevocationStore } from './auth/revocations.ts';
+import { LoginThrottle } from './auth/throttle.ts';
+import { TokenService } from './auth/tokens.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type PrismaClient } from './db/client.ts';
+import { EventBus } from './events/bus.ts';
+import { BullmqJobRunner } from './jobs/bullmq.ts';
+import { InProcessJobRunner } from './jobs/in-process.ts';
+import type { JobRunner } from './jobs/types.ts';
+import type { Logger } from './logger.ts';
+import { connectRedis, type Redis } from './redis.ts';
+import { jobDefinitions } from '../workers/definitions.ts';
+
+/** Everything a request, a job or a script needs, created once per process. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Database;
+  prisma: PrismaClient;
+  bus: EventBus;
+  tokens: TokenService;
+  revocations: RevocationStore;
+  loginThrottle: LoginThrottle;
+  jobs: JobRunner;
+  redis?: Redis;
+  close(): Promise<void>;
+}
+
+export type ProcessRole = 'api' | 'worker';
+
+export async function createServices(config: Config, log: Logger, role: ProcessRole): Promise<Services> {
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }, log);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
+  const subscriber = redis?.duplicate();
+  const bus = redis && subscriber
+    ? await EventBus.overRedis(log, redis, subscriber, config.REDIS_PREFIX)
+    : EventBus.inProcess(log);
+  if (config.DATABASE_URL && !config.JWT_SECRET) {
+    log.warn('JWT_SECRET is not set: a secret kept in DATA_DIR is used, so every API process must share DATA_DIR');
+  }
+  const services: Services = {
+    config,
+    log,
+    db,
+    prisma: db.prisma,
+    bus,
+    tokens: await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL),
+    revocations: redis ? redisRevocations(redis, config.REDIS_PREFIX) : databaseRevocations(db.prisma),
+    loginThrottle: new LoginThrottle({
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      lockoutMs: config.LOGIN_LOCKOUT,
+      exemptLoopback: config.RATE_LIMIT_EXEMPT_LOOPBACK,
+      redis,
+      prefix: config.REDIS_PREFIX,
+    }),
+    jobs: undefined as unknown as JobRunner,
+    redis,
+    async close() {
+      await services.jobs.close();
+      await bus.close();
+      subscriber?.disconnect();
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+  const definitions = new Map(jobDefinitions.map((definition) => [definition.name, definition]));
+  services.jobs = redis
+    ? new BullmqJobRunner(definitions, () => services, log, {
+        connection: redis,
+        prefix: config.REDIS_PREFIX,
+        process: role === 'worker' || config.RUN_WORKERS === 'inline',
+      })
+    : new InProcessJobRunner(definitions, () => services, log);
+  return services;
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ValidationError } from './errors.ts';
+import { camelToSnake } from '../rest-adapter/variables.ts';
+
+/** Parses `input` with `schema`; the first problem becomes a 400 naming the field in the spec's snake_case. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const [issue] = result.error.issues;
+  const field = issue.path.length ? issue.path.map((part) => camelToSnake(String(part))).join('.') : null;
+  throw new ValidationError(field, issue.message);
+}
+
+/** Offset/limit with the given default and maximum page size. */
+export function page(defaultLimit: number, maxLimit: number) {
+  return z.object({
+    offset: z.number().int().min(0, 'must be 0 or more').default(0),
+    limit: z.number().int().min(1, 'must be at least 1').max(maxLimit, `must be at most ${maxLimit}`).default(defaultLimit),
+  });
+}
+
+export const trimmed = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);

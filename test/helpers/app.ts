@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app.ts';
+import { hashPassword } from '../../src/auth/passwords.ts';
+import type { Role } from '../../src/auth/roles.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { createTestDatabase } from './database.ts';
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  /** REST call under /api/v1 (path starts with '/'). */
+  api<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** GraphQL over HTTP. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data?: T; errors?: any[] }>;
+  createUser(options?: { role?: Role; username?: string; password?: string; mustChangePassword?: boolean; isActive?: boolean }): Promise<{ id: string; username: string; password: string; role: Role }>;
+  /** Signs in through POST /auth/login and returns the access token. */
+  login(username: string, password?: string): Promise<string>;
+  /** A token for a (cached) user with this role. */
+  tokenFor(role: Role): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real service on a random port: its own Postgres database (cloned from the migrated template), Redis with
+ * its own key prefix, jobs and event bus on Redis. `env` overrides configuration variables.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'violet-test-'));
+  const prefix = `violet-test-${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RUN_WORKERS: 'inline',
+    ...env,
+  });
+  const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+  const app = await createApp(services);
+  app.server.listen(0, '127.0.0.1');
+  await once(app.server, 'listening');
+  await services.jobs.start();
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const tokens = new Map<Role, string>();
+
+  const api: TestApp['api'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const response = await fetch(`${url}/api/v1${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as any, headers: response.headers };
+  };
+
+  const testApp: TestApp = {
+    url,
+    services,
+    api,
+    async graphql(query, variables = {}, token) {
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+    async createUser({ role = 'viewer', username, password = TEST_PASSWORD, mustChangePassword = false, isActive = true } = {}) {
+      const user = await services.prisma.user.create({
+        data: {
+          username: username ?? `${role}_${randomBytes(4).toString('hex')}`,
+          role,
+          passwordHash: await hashPassword(password),
+          mustChangePassword,
+          isActive,
+        },
+      });
+      return { id: user.id, username: user.username, password, role };
+    },
+    async login(username, password = TEST_PASSWORD) {
+      const response = await api('POST', '/auth/login', { form: { username, password } });
+      if (response.status !== 200) throw new Error(`login of ${username} failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body.access_token as string;
+    },
+    async tokenFor(role) {
+      let token = tokens.get(role);
+      if (!token) {
+        const user = await testApp.createUser({ role });
+        token = await testApp.login(user.username);
+        tokens.set(role, token);
+      }
+      return token;
+    },
+    async close() {
+      await app.close();
+      await new Promise((resolve) => app.server.close(resolve));
+      const keys = await services.redis!.keys(`${prefix}:*`);
+      if (keys.length) await services.redis!.del(...keys);
+      await services.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testApp;
+}

@@ -1,0 +1,18 @@
+import { QueueName, type JobDefinition } from '../src/jobs/types.ts';
+
+const HOUR = 3_600_000;
+
+/** Every background job of the service. API processes schedule them; workers (or the embedded runner) run them. */
+export const jobDefinitions: JobDefinition[] = [
+  {
+    name: 'purge-revoked-tokens',
+    queue: QueueName.maintenance,
+    description: 'Forget revoked session tokens that have expired',
+    repeat: { every: HOUR },
+    async run(_data, services) {
+      const purged = await services.revocations.purgeExpired();
+      services.log.info({ purged }, 'expired token revocations purged');
+      return { purged };
+    },
+  },
+];

@@ -1,0 +1,16 @@
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { createServices } from '../src/services.ts';
+import { onShutdown } from '../src/shutdown.ts';
+
+/** `npm run worker`: works the BullMQ queues (needs REDIS_URL); the API only enqueues and schedules. */
+const config = loadConfig();
+const log = createLogger(config.LOG_LEVEL);
+if (!config.REDIS_URL) {
+  log.fatal('The worker process needs REDIS_URL; without it the API runs jobs in-process');
+  process.exit(1);
+}
+const services = await createServices(config, log, 'worker');
+await services.jobs.start();
+log.info('worker started');
+onShutdown(log, () => services.close());
