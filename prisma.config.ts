@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'prisma/config';
 
-// Offline machines have no native schema engine; generation does not need one, and pointing at /bin/false
-// makes any command that really does (migrate, db push) fail loudly instead of downloading.
-// Migrations are created and applied by scripts/ through the WebAssembly engine instead.
-if (!process.env.PRISMA_SCHEMA_ENGINE_BINARY && !existsSync('node_modules/@prisma/engines/schema-engine-debian-openssl-3.0.x')) {
-  process.env.PRISMA_SCHEMA_ENGINE_BINARY = '/bin/false';
-}
+// Offline machines have no native schema engine, and the CLI tries to download one before `generate`
+// unless PRISMA_SCHEMA_ENGINE_BINARY names an existing file. Generation does not need the engine; /bin/false
+// makes any command that really does (migrate, db push) fail loudly instead. Migrations are created and
+// applied by scripts/ through the WebAssembly engine. Set the variable yourself to use a real engine.
+process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= '/bin/false';
 
 export default defineConfig({
   schema: 'prisma/schema.prisma',

@@ -15,7 +15,7 @@ export function restRouter(schema: GraphQLSchema, services: Services, contextFor
   router.use(express.json({ limit: JSON_LIMIT }));
   router.use(express.urlencoded({ extended: false, limit: JSON_LIMIT }));
 
-  const openApi = buildOpenApiDocument(routes);
+  const openApi = buildOpenApiDocument(routes, schema);
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
   for (const route of routes) {

@@ -45,6 +45,12 @@ export function coerceQueryValue(raw: unknown, type: GraphQLInputType, field: st
         if (text === 'false' || text === '0') return false;
         throw new ValidationError(field, 'must be true or false');
     }
+    // Custom scalars (DateTime…) check here too, so the error names the query parameter.
+    try {
+      nullable.parseValue(text);
+    } catch (error) {
+      throw new ValidationError(field, (error as Error).message);
+    }
   }
   if (isEnumType(nullable) && !nullable.getValue(text)) {
     const allowed = nullable.getValues().map((value) => value.name);
@@ -58,7 +64,7 @@ export function coerceQueryValue(raw: unknown, type: GraphQLInputType, field: st
  * offending field named first, e.g. `ttp_id: Expected value of type "String!", found null.`
  */
 export function describeVariableError(message: string): { field: string | null; reason: string } {
-  const snake = message.replace(/"([a-z]+[A-Za-z0-9]*)"/g, (_, word: string) => `"${camelToSnake(word)}"`);
+  const snake = message.replace(/"([a-z][A-Za-z0-9.]*)"/g, (_, path: string) => `"${path.split('.').map(camelToSnake).join('.')}"`);
   const at = /at "(?:[a-z_]+)\.([^"]+)"/.exec(snake);
   const missing = /Field "([a-z_0-9]+)" of required type/.exec(snake);
   const unknown = /Field "([a-z_0-9]+)" is not defined/.exec(snake);

@@ -64,6 +64,9 @@ export async function createApp(services: Services): Promise<App> {
           credential,
         );
       },
+      // The same error policy as over HTTP: domain errors with their code, internal ones masked.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log)) } : undefined,
       onError: (_ctx, _id, _payload, errors) => {
         services.log.warn({ errors: errors.map((error) => error.message) }, 'subscription error');
       },
@@ -82,9 +85,10 @@ export async function createApp(services: Services): Promise<App> {
   });
   await apollo.start();
 
+  // Before the REST router, whose catch-all 404 would otherwise swallow /api/v1/docs.
+  app.use(staticPages(services.config.GRAPHIQL));
   app.use('/api/v1', restRouter(schema, services, contextFor));
   app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }));
-  app.use(staticPages(services.config.GRAPHIQL));
 
   return {
     server,

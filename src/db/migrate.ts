@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { MigrationDirectory, MigrationList, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
-import { createSchemaEngine, type EngineConnection, type SchemaFile } from './schema-engine.ts';
+import {
+  createSchemaEngine,
+  EMPTY_PUBLIC_SCHEMA,
+  type EngineConnection,
+  type SchemaEngine,
+  type SchemaFile,
+} from './schema-engine.ts';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const schemaPath = join(projectRoot, 'prisma', 'schema.prisma');
@@ -78,7 +84,7 @@ function failedMigrationName(error: unknown): string | undefined {
 async function withEngine<T>(
   connection: EngineConnection,
   schemaFiles: SchemaFile[] | undefined,
-  run: (engine: Awaited<ReturnType<typeof createSchemaEngine>>['engine']) => Promise<T>,
+  run: (engine: SchemaEngine) => Promise<T>,
 ): Promise<T> {
   const bound = await createSchemaEngine(connection, schemaFiles);
   try {
@@ -106,10 +112,9 @@ export async function applyMigrations(
     return { applied: appliedMigrationNames };
   } catch (error) {
     const failed = failedMigrationName(error);
-    const what = failed ? `migration ${failed} failed and is recorded as failed, not applied` : 'failed';
-    throw new Error(`Applying migrations to ${redactUrl(connectionString)}: ${what}: ${describeEngineError(error)}`, {
-      cause: error,
-    });
+    const reason = describeEngineError(error);
+    const detail = failed ? `migration ${failed} failed and is recorded as failed, not applied: ${reason}` : reason;
+    throw new Error(`Applying migrations to ${redactUrl(connectionString)} failed: ${detail}`, { cause: error });
   }
 }
 
@@ -185,8 +190,6 @@ async function withScratchDatabase<T>(serverUrl: string, work: (url: string) => 
     await queryOnce(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
 }
-
-const EMPTY_PUBLIC_SCHEMA = 'DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;';
 
 async function assertDisposable(url: string): Promise<void> {
   const [{ history }] = await queryOnce<{ history: string | null }>(

@@ -127,7 +127,8 @@ class ConnectionKeepingPool extends pg.Pool {
       const ignore = () => {}; // the failing query rejects; an unheard 'error' event would crash the process
       client.on('error', ignore);
       try {
-        return await (client.query as (...queryArgs: unknown[]) => Promise<unknown>)(...args);
+        const run = client.query.bind(client) as (...queryArgs: unknown[]) => Promise<unknown>;
+        return await run(...args);
       } finally {
         client.removeListener('error', ignore);
         client.release();
@@ -167,9 +168,7 @@ function patchAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return withWholeScripts(withCharColumns(adapter));
 }
 
-async function resetPublicSchema(adapter: SqlDriverAdapter): Promise<void> {
-  await adapter.executeScript('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
-}
+export const EMPTY_PUBLIC_SCHEMA = 'DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;';
 
 export interface EngineConnection {
   /** Database the engine reads and migrates. */
@@ -203,7 +202,7 @@ class PgAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
     const { shadowDatabaseUrl } = this.connection;
     if (!shadowDatabaseUrl) throw new Error('This schema engine was created without a shadow database URL');
     const adapter = await this.adapterFor(shadowDatabaseUrl);
-    await resetPublicSchema(adapter);
+    await adapter.executeScript(EMPTY_PUBLIC_SCHEMA);
     return adapter;
   }
 

@@ -1,8 +1,16 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
 
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** `Date` alone accepts "1" (2001) or "2024-02-30" (March 1st): insist on an ISO 8601 date that exists. */
 function parseDate(value: unknown): Date {
-  const date = typeof value === 'string' ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+  const match = typeof value === 'string' ? ISO_8601.exec(value.trim()) : null;
+  const date = match ? new Date(value as string) : null;
+  const [year, month, day] = (match ?? []).slice(1, 4).map(Number);
+  const calendar = match ? new Date(Date.UTC(year, month - 1, day)) : null;
+  if (!date || Number.isNaN(date.getTime()) || calendar?.getUTCDate() !== day || calendar.getUTCMonth() !== month - 1) {
+    throw new GraphQLError('DateTime must be an ISO 8601 string');
+  }
   return date;
 }
 

@@ -26,7 +26,11 @@ const toggles = Object.fromEntries(
   ]),
 ) as Record<string, z.ZodBoolean>;
 
-export const preferencesSchema = z.strictObject({ ...toggles, theme: z.enum(['system', 'light', 'dark']) }).partial();
+const preferenceFields = { ...toggles, theme: z.enum(['system', 'light', 'dark']) };
+/** What a client may send: unknown keys are refused. */
+export const preferencesSchema = z.strictObject(preferenceFields).partial();
+/** What may be stored: keys of events that no longer exist are ignored rather than voiding the rest. */
+const storedPreferencesSchema = z.object(preferenceFields).partial();
 export type Preferences = z.infer<typeof preferencesSchema>;
 
 /** Every toggle on, system theme: what a user has until they change something. */
@@ -37,7 +41,7 @@ export const DEFAULT_PREFERENCES: Required<Preferences> = {
 
 /** A user's stored preferences merged over the defaults. */
 export function effectivePreferences(stored: unknown): Required<Preferences> {
-  const parsed = preferencesSchema.safeParse(stored ?? {});
+  const parsed = storedPreferencesSchema.safeParse(stored ?? {});
   return { ...DEFAULT_PREFERENCES, ...(parsed.success ? parsed.data : {}) };
 }
 

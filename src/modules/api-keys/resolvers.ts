@@ -1,0 +1,32 @@
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { principalOf } from '../../graphql/context.ts';
+import { apiKeyRoles } from './permissions.ts';
+import * as apiKeys from './service.ts';
+import { CreateApiKeyInput, NewApiKeyType } from './types.ts';
+
+builder.queryFields((t) => ({
+  myApiKeys: t.prismaField({
+    type: ['ApiKey'],
+    description: 'The caller\'s API keys, revoked ones included, newest first.',
+    authScopes: allow(apiKeyRoles.own),
+    resolve: (query, _root, _args, context) => apiKeys.listOwnApiKeys(context.services, principalOf(context), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: NewApiKeyType,
+    description: 'Creates an own API key and returns its value, once.',
+    authScopes: allow(apiKeyRoles.own),
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: (_root, { input }, context) => apiKeys.createApiKey(context.services, principalOf(context), input),
+  }),
+  revokeApiKey: t.prismaField({
+    type: 'ApiKey',
+    description: 'Revokes an own key (admins: anyone\'s); it stops working at once.',
+    authScopes: allow(apiKeyRoles.own),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, { id }, context) => apiKeys.revokeApiKey(context.services, principalOf(context), String(id), query),
+  }),
+}));

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { Principal } from '../../auth/access.ts';
+import { generateApiKey } from '../../auth/api-keys.ts';
+import type { Prisma } from '../../db/client.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
+import { NotFoundError } from '../../errors.ts';
+import { ApiKeyScope } from '../../generated/prisma/enums.ts';
+import type { ApiKey } from '../../generated/prisma/client.ts';
+import type { Services } from '../../services.ts';
+import { parseInput, trimmed } from '../../validation.ts';
+import { assertMayGrant, assertMayRevoke } from './permissions.ts';
+
+type Query = { select?: Prisma.ApiKeySelect };
+
+/** A key as created: the record plus its value, which is shown this once and stored only as a hash. */
+export type NewApiKey = ApiKey & { key: string };
+
+const createSchema = z.object({
+  name: trimmed(100),
+  scope: z.enum(ApiKeyScope),
+});
+
+export function listOwnApiKeys(services: Services, principal: Principal, query: Query = {}) {
+  return services.prisma.apiKey.findMany({ ...query, where: { userId: principal.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+export async function createApiKey(services: Services, principal: Principal, input: unknown): Promise<NewApiKey> {
+  const { name, scope } = parseInput(createSchema, input);
+  assertMayGrant(principal, scope);
+  const { value, hash, prefix } = generateApiKey();
+  return inTransaction(services, principal, async (uow) => {
+    const apiKey = await uow.tx.apiKey.create({ data: { userId: principal.userId, name, scope, prefix, keyHash: hash } });
+    await uow.audit({ action: 'create_api_key', entityType: 'api_key', entityId: apiKey.id, details: { name, scope, prefix } });
+    uow.emit('api_key.changed', { apiKeyId: apiKey.id, userId: principal.userId, change: 'created' });
+    return { ...apiKey, key: value };
+  });
+}
+
+/** Revokes a key at once (authentication refuses revoked keys); revoking a revoked key changes nothing. */
+export async function revokeApiKey(services: Services, principal: Principal, id: string, query: Query = {}) {
+  return inTransaction(services, principal, async (uow) => {
+    const apiKey = await uow.tx.apiKey.findUnique({ where: { id }, select: { id: true, userId: true, name: true, revokedAt: true } });
+    if (!apiKey) throw new NotFoundError('API key', id);
+    assertMayRevoke(principal, apiKey);
+    if (apiKey.revokedAt) return uow.tx.apiKey.findUniqueOrThrow({ ...query, where: { id } });
+    const revoked = await uow.tx.apiKey.update({ ...query, where: { id }, data: { revokedAt: new Date() } });
+    await uow.audit({ action: 'revoke_api_key', entityType: 'api_key', entityId: id, details: { name: apiKey.name, owner_id: apiKey.userId } });
+    uow.emit('api_key.changed', { apiKeyId: id, userId: apiKey.userId, change: 'revoked' });
+    return revoked;
+  });
+}

@@ -1,0 +1,49 @@
+import { builder } from '../../graphql/builder.ts';
+import type { ScheduledJob, SchedulerStatus } from '../../jobs/types.ts';
+import type { Health } from './service.ts';
+
+const DatabaseHealthType = builder.objectRef<Health['database']>('DatabaseHealth').implement({
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'ok or error.' }),
+    engine: t.exposeString('engine', { description: 'postgresql, or pglite in the embedded mode.' }),
+  }),
+});
+
+const RedisHealthType = builder.objectRef<Health['redis']>('RedisHealth').implement({
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'ok, error, or disabled when no REDIS_URL is configured.' }),
+  }),
+});
+
+const StorageHealthType = builder.objectRef<Health['storage']>('StorageHealth').implement({
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'ok or error.' }),
+    driver: t.exposeString('driver', { description: 'Where evidence files are kept (disk).' }),
+  }),
+});
+
+export const HealthType = builder.objectRef<Health>('Health').implement({
+  description: 'Whether the service and its dependencies answer.',
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'ok, or degraded when the database or a configured Redis fails.' }),
+    database: t.field({ type: DatabaseHealthType, resolve: (health) => health.database }),
+    redis: t.field({ type: RedisHealthType, resolve: (health) => health.redis }),
+    storage: t.field({ type: StorageHealthType, resolve: (health) => health.storage }),
+  }),
+});
+
+const ScheduledJobType = builder.objectRef<ScheduledJob>('ScheduledJob').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name', { description: 'What the job does.' }),
+    nextRunTime: t.field({ type: 'DateTime', nullable: true, resolve: (job) => job.next_run_time }),
+  }),
+});
+
+export const SchedulerStatusType = builder.objectRef<SchedulerStatus>('SchedulerStatus').implement({
+  description: 'The recurring background jobs and when they run next.',
+  fields: (t) => ({
+    running: t.exposeBoolean('running', { description: 'Whether this process has started its scheduler.' }),
+    jobs: t.field({ type: [ScheduledJobType], resolve: (status) => status.jobs }),
+  }),
+});

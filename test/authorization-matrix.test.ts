@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+} from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../rest-adapter/routes.ts';
+import type { Route } from '../rest-adapter/types.ts';
+import { ALL_ROLES, type Role } from '../src/auth/roles.ts';
+import { schema } from '../src/graphql/schema.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+
+/** The root fields the spec lets anyone call; every other field must refuse anonymous callers. */
+const PUBLIC_FIELDS = new Set(['Mutation.login', 'Query.health']);
+
+/** Rows that end the caller's session: they get a token of their own so later rows keep theirs. */
+const SESSION_ENDING = new Set(['POST /auth/logout']);
+
+type Caller = Role | 'anonymous';
+type Outcome = 'allowed' | 'unauthenticated' | 'forbidden';
+
+const CALLERS: readonly Caller[] = ['anonymous', ...ALL_ROLES];
+const keyOf = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+function expectedOutcome(route: Route, caller: Caller): Outcome {
+  if (route.roles === 'public') return 'allowed';
+  if (caller === 'anonymous') return 'unauthenticated';
+  if (route.roles === 'signed-in') return 'allowed';
+  return route.roles.includes(caller) ? 'allowed' : 'forbidden';
+}
+
+/** Path parameters become a random UUID, technique keys an id that exists nowhere. */
+const concretePath = (path: string) =>
+  path.replace(/:(\w+)/g, (_match, name: string) => (name === 'ttp_id' ? 'T0000' : randomUUID()));
+
+let app: TestApp;
+const tokens = new Map<Role, string>();
+const tested = new Set<string>();
+
+async function freshToken(role: Role): Promise<string> {
+  const user = await app.createUser({ role });
+  return app.login(user.username);
+}
+
+async function call(route: Route, caller: Caller): Promise<{ status: number; body: any }> {
+  const token = caller === 'anonymous' ? undefined : SESSION_ENDING.has(keyOf(route)) ? await freshToken(caller) : tokens.get(caller);
+  const body = route.method === 'GET' ? undefined : {};
+  return app.api(route.method, concretePath(route.path), { token, body });
+}
+
+function outcomeOf(response: { status: number; body: any }): Outcome | `error ${number}` {
+  if (response.status >= 500) return `error ${response.status}`;
+  if (response.status === 401) return 'unauthenticated';
+  if (response.status === 403) return 'forbidden';
+  return 'allowed';
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  for (const role of ALL_ROLES) tokens.set(role, await freshToken(role));
+});
+afterAll(() => app.close());
+
+describe('REST authorization matrix', () => {
+  describe.each(routes.map((route) => [keyOf(route), route] as const))('%s', (key, route) => {
+    const expected = Object.fromEntries(CALLERS.map((caller) => [caller, expectedOutcome(route, caller)]));
+    const refused = CALLERS.filter((caller) => expected[caller] !== 'allowed');
+    it(`answers each caller as its "Who" column says (refused: ${refused.join(', ') || 'nobody'})`, async () => {
+      const actual: Record<string, string> = {};
+      for (const caller of CALLERS) actual[caller] = outcomeOf(await call(route, caller));
+      tested.add(key);
+      expect(actual).toEqual(expected);
+    });
+  });
+
+  it('tested every row of the route table, and each method and path once', () => {
+    const table = routes.map(keyOf);
+    expect(new Set(table).size).toBe(table.length);
+    expect([...tested].sort()).toEqual([...table].sort());
+  });
+});
+
+/** A literal that passes GraphQL validation for this input type, so only authorisation can refuse it. */
+function sampleLiteral(type: GraphQLInputType): string {
+  if (isNonNullType(type)) return sampleLiteral(type.ofType);
+  if (isListType(type)) return '[]';
+  if (isEnumType(type)) return type.getValues()[0].name;
+  if (isInputObjectType(type)) {
+    const required = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
+    return `{ ${required.map((field) => `${field.name}: ${sampleLiteral(field.type)}`).join(', ')} }`;
+  }
+  if (isScalarType(type)) {
+    switch (type.name) {
+      case 'Int':
+      case 'Float':
+        return '1';
+      case 'Boolean':
+        return 'false';
+      case 'ID':
+        return JSON.stringify(randomUUID());
+      case 'DateTime':
+        return JSON.stringify(new Date().toISOString());
+      case 'JSON':
+        return '{}';
+      default:
+        return '"T0000"';
+    }
+  }
+  throw new Error(`no sample for ${String(type)}`);
+}
+
+function anonymousOperation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): string {
+  const args = field.args
+    .filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined)
+    .map((arg) => `${arg.name}: ${sampleLiteral(arg.type)}`);
+  const selection = isScalarType(getNamedType(field.type)) || isEnumType(getNamedType(field.type)) ? '' : ' { __typename }';
+  return `${kind} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
+}
+
+const rootFields = (kind: 'query' | 'mutation', type: GraphQLObjectType | null | undefined) =>
+  Object.values(type?.getFields() ?? {}).map((field) => [`${type!.name}.${field.name}`, kind, field] as const);
+
+describe('GraphQL denies anonymous callers by default', () => {
+  const fields = [...rootFields('query', schema.getQueryType()), ...rootFields('mutation', schema.getMutationType())];
+
+  it.each(fields.filter(([name]) => !PUBLIC_FIELDS.has(name)))('%s refuses an anonymous caller', async (_name, kind, field) => {
+    const result = await app.graphql(anonymousOperation(kind, field));
+    expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_AUTHENTICATED']);
+    expect(result.data?.[field.name] ?? null).toBeNull();
+  });
+
+  it.each(fields.filter(([name]) => PUBLIC_FIELDS.has(name)))('%s is public', async (_name, kind, field) => {
+    const result = await app.graphql(anonymousOperation(kind, field));
+    expect(result.errors?.map((error) => error.extensions?.code) ?? []).not.toContain('NOT_AUTHENTICATED');
+  });
+
+  it('every documented public field exists', () => {
+    expect([...PUBLIC_FIELDS].filter((name) => !fields.some(([field]) => field === name))).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const STARTUP_BUDGET_MS = 20_000;
+const NEW_PASSWORD = 'a brand new passphrase for e2e';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The environment of a first start on a laptop: no database server, no Redis, no configured secrets. */
+function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'JWT_SECRET']) delete env[name];
+  return env;
+}
+
+async function waitFor<T>(what: string, deadline: number, probe: () => Promise<T | undefined>): Promise<T> {
+  while (Date.now() < deadline) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
+  it('starts in under 20 s, prints the admin credentials, serves REST and GraphQL, and stops cleanly on SIGTERM', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'violet-e2e-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    child = spawn('node_modules/.bin/tsx', ['src/main.ts'], { env: embeddedEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const exited = once(child, 'exit');
+    const output = () => `\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
+
+    const deadline = started + STARTUP_BUDGET_MS;
+    await waitFor('GET /api/v1/system/health', deadline, async () => {
+      if (child!.exitCode !== null) throw new Error(`the service exited with ${child!.exitCode}${output()}`);
+      return (await fetch(`${base}/api/v1/system/health`)).status === 200 || undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}${output()}`);
+    });
+    const timeToHealthy = Date.now() - started;
+    console.info(`embedded service healthy after ${timeToHealthy} ms`);
+    expect(timeToHealthy).toBeLessThan(STARTUP_BUDGET_MS);
+
+    const credentials = /username: (\S+)\s+password: (\S+)/.exec(stdout);
+    expect(credentials, `no admin credentials on stdout${output()}`).not.toBeNull();
+    const [, username, password] = credentials!;
+
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: new URLSearchParams({ username, password }) });
+    expect(login.status).toBe(200);
+    const firstToken = ((await login.json()) as { access_token: string }).access_token;
+
+    const gated = await fetch(`${base}/api/v1/techniques`, { headers: { authorization: `Bearer ${firstToken}` } });
+    expect(gated.status).toBe(403);
+    expect(await gated.json()).toMatchObject({ code: 'PASSWORD_CHANGE_REQUIRED' });
+
+    const changed = await post('/api/v1/auth/change-password', { current_password: password, new_password: NEW_PASSWORD }, firstToken);
+    expect(changed.status).toBe(200);
+    const token = ((await changed.json()) as { access_token: string }).access_token;
+
+    const created = await post('/api/v1/techniques', { ttp_id: 'T1059', name: 'Command and Scripting Interpreter', tactic: 'Execution' }, token);
+    expect(created.status).toBe(201);
+
+    const read = await post('/graphql', { query: '{ technique(ttpId: "T1059") { name } me { username role } }' }, token);
+    expect(await read.json()).toEqual({
+      data: { technique: { name: 'Command and Scripting Interpreter' }, me: { username, role: 'admin' } },
+    });
+
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }, output()).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});
