@@ -45,10 +45,24 @@ async function instantiateEngine(): Promise<EngineBindings> {
   const gluePath = createRequire(import.meta.url).resolve(BINDINGS_SPECIFIER);
   const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   const module = await wasm.compile(await readFile(join(dirname(gluePath), 'schema_engine_bg.wasm')));
-  const instance = await wasm.instantiate(module, { './schema_engine_bg.js': glue });
+  const instance = await wasm.instantiate(module, { './schema_engine_bg.js': withUnrefTimers(glue) });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   return glue;
+}
+
+/** The engine's idle timers must not keep a finished script alive (they otherwise hold it for 10 s). */
+function withUnrefTimers(glue: EngineBindings): Record<string, unknown> {
+  const imports: Record<string, unknown> = { ...glue };
+  for (const name of Object.keys(glue)) {
+    if (!name.startsWith('__wbg_setTimeout_')) continue;
+    imports[name] = (callback: () => void, delay: number) => {
+      const timer = setTimeout(callback, delay >>> 0);
+      timer.unref();
+      return timer;
+    };
+  }
+  return imports;
 }
 
 interface PanicRegistry {
