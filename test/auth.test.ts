@@ -19,8 +19,8 @@ const sessionCookie = (response: ApiResponse) => response.headers.getSetCookie()
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const payloadOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 
-function signToken(claims: { sub: string; role: string; iat: number; exp: number }) {
-  return new SignJWT({ role: claims.role })
+function signToken(claims: { sub: string; role: string; sv: number; iat: number; exp: number }) {
+  return new SignJWT({ role: claims.role, sv: claims.sv })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setJti(randomUUID())
@@ -76,8 +76,8 @@ describe('refused tokens', () => {
   it('a token signed with the app secret works until it expires; an expired one gets 401', async () => {
     const user = await app.createUser();
     const now = Math.floor(Date.now() / 1000);
-    expect((await me(await signToken({ sub: user.id, role: user.role, iat: now, exp: now + 60 }))).status).toBe(200);
-    const expired = await signToken({ sub: user.id, role: user.role, iat: now - 7200, exp: now - 3600 });
+    expect((await me(await signToken({ sub: user.id, role: user.role, sv: 0, iat: now, exp: now + 60 }))).status).toBe(200);
+    const expired = await signToken({ sub: user.id, role: user.role, sv: 0, iat: now - 7200, exp: now - 3600 });
     expect(await me(expired)).toMatchObject({ status: 401, body: { code: 'NOT_AUTHENTICATED', detail: 'Token has expired' } });
   });
 
@@ -154,6 +154,7 @@ describe('the must-change-password gate', () => {
   it('blocks everything but me and change-password until the password is changed', async () => {
     const user = await app.createUser({ role: 'red_lead', mustChangePassword: true });
     const oldToken = await app.login(user.username);
+    const otherSession = await app.login(user.username);
     expect(await call('GET', '/techniques', { token: oldToken })).toMatchObject({ status: 403, body: { code: 'PASSWORD_CHANGE_REQUIRED' } });
     expect(await me(oldToken)).toMatchObject({ status: 200, body: { must_change_password: true } });
 
@@ -171,6 +172,8 @@ describe('the must-change-password gate', () => {
     expect((await call('GET', '/techniques', { token: newToken })).status).toBe(200);
     expect(await me(newToken)).toMatchObject({ status: 200, body: { must_change_password: false } });
     expect((await me(oldToken)).status).toBe(401);
+    // Issued within the same second as the change, yet refused: sessions carry the user's session version.
+    expect(await me(otherSession)).toMatchObject({ status: 401, body: { detail: 'Token predates a password change' } });
     expect((await call('POST', '/auth/login', { form: { username: user.username, password: 'a brand new passphrase' } })).status).toBe(200);
   });
 });

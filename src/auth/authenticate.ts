@@ -44,7 +44,7 @@ async function principalFromToken(services: Services, token: string): Promise<Pr
   if (await services.revocations.isRevoked(claims.jti)) throw new UnauthenticatedError('Token has been revoked');
   const user = await services.prisma.user.findUnique({ where: { id: claims.sub } });
   if (!user || !user.isActive) throw new UnauthenticatedError('Account is disabled');
-  if (user.passwordChangedAt && claims.iat * 1000 < user.passwordChangedAt.getTime() - 1000) {
+  if (claims.sv !== user.sessionVersion) {
     throw new UnauthenticatedError('Token predates a password change');
   }
   return {

@@ -8,6 +8,8 @@ import type { Role } from './roles.ts';
 export interface TokenClaims {
   sub: string;
   role: Role;
+  /** The user's session version when issued: a password change raises it and ends older sessions. */
+  sv: number;
   jti: string;
   iat: number;
   exp: number;
@@ -31,10 +33,10 @@ export class TokenService {
     return new TokenService(new TextEncoder().encode(secret ?? (await persistedSecret(dataDir))), ttlMs);
   }
 
-  async issue(userId: string, role: Role): Promise<IssuedToken> {
+  async issue(userId: string, role: Role, sessionVersion: number): Promise<IssuedToken> {
     const iat = Math.floor(Date.now() / 1000);
-    const claims: TokenClaims = { sub: userId, role, jti: randomUUID(), iat, exp: iat + Math.ceil(this.ttlMs / 1000) };
-    const token = await new SignJWT({ role: claims.role })
+    const claims: TokenClaims = { sub: userId, role, sv: sessionVersion, jti: randomUUID(), iat, exp: iat + Math.ceil(this.ttlMs / 1000) };
+    const token = await new SignJWT({ role: claims.role, sv: claims.sv })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(claims.sub)
       .setJti(claims.jti)
@@ -47,7 +49,7 @@ export class TokenService {
   /** Verifies signature (HS256 only: `alg: none` and others are refused), expiry and the claims' shape. */
   async verify(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['sub', 'jti', 'exp', 'iat'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['sub', 'jti', 'exp', 'iat', 'sv'] });
       return payload as unknown as TokenClaims;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');

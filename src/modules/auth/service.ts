@@ -34,15 +34,15 @@ export async function login(services: Services, input: unknown, clientIp: string
     throw new InvalidCredentialsError();
   }
   await services.loginThrottle.recordSuccess(username, clientIp);
-  const session = await issueSession(services, user.id, user.role);
+  const session = await issueSession(services, user);
   await services.prisma.auditLog.create({
     data: { userId: user.id, username: user.username, action: 'login', entityType: 'user', entityId: user.id, details: { client_ip: clientIp } },
   });
   return session;
 }
 
-async function issueSession(services: Services, userId: string, role: Principal['role']): Promise<Session> {
-  const { token, claims } = await services.tokens.issue(userId, role);
+async function issueSession(services: Services, user: { id: string; role: Principal['role']; sessionVersion: number }): Promise<Session> {
+  const { token, claims } = await services.tokens.issue(user.id, user.role, user.sessionVersion);
   return { accessToken: token, tokenType: 'bearer', expiresAt: new Date(claims.exp * 1000) };
 }
 
@@ -63,8 +63,8 @@ const changePasswordSchema = z.object({
 });
 
 /**
- * Changes the caller's password and lifts the must-change-password gate. Every session issued before the
- * change stops working; the caller gets a fresh one.
+ * Changes the caller's password and lifts the must-change-password gate. Raising the session version ends
+ * every session issued before the change, this one included; the caller gets a fresh one.
  */
 export async function changePassword(services: Services, principal: Principal, input: unknown): Promise<Session> {
   const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
@@ -75,14 +75,14 @@ export async function changePassword(services: Services, principal: Principal, i
   assertPasswordAcceptable(newPassword, user.username, 'new_password');
   if (newPassword === currentPassword) throw new ValidationError('new_password', 'must differ from the current password');
   const passwordHash = await hashPassword(newPassword);
-  await inTransaction(services, principal, async (uow) => {
-    await uow.tx.user.update({
+  const updated = await inTransaction(services, principal, async (uow) => {
+    const changed = await uow.tx.user.update({
       where: { id: user.id },
-      data: { passwordHash, mustChangePassword: false, passwordChangedAt: new Date() },
+      data: { passwordHash, mustChangePassword: false, passwordChangedAt: new Date(), sessionVersion: { increment: 1 } },
     });
     await uow.audit({ action: 'change_password', entityType: 'user', entityId: user.id });
     uow.emit('user.changed', { userId: user.id, change: 'password_changed' });
+    return changed;
   });
-  if (principal.jti && principal.expiresAt) await services.revocations.revoke(principal.jti, principal.expiresAt);
-  return issueSession(services, user.id, user.role);
+  return issueSession(services, updated);
 }

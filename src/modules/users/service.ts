@@ -116,7 +116,9 @@ export async function updateUser(services: Services, actor: Principal, id: strin
   return inTransaction(services, actor, async (uow) => {
     const before = await existingUser(uow, id);
     await assertAdminsRemain(uow, actor, before, changes);
-    const reset = passwordHash ? { passwordHash, mustChangePassword: true, passwordChangedAt: new Date() } : {};
+    const reset = passwordHash
+      ? { passwordHash, mustChangePassword: true, passwordChangedAt: new Date(), sessionVersion: { increment: 1 } }
+      : {};
     const user = await uow.tx.user.update({ ...query, where: { id }, data: { ...changes, ...reset } });
     const details = { username: before.username, changes, ...(passwordHash ? { password_reset: true } : {}) };
     await uow.audit({ action: 'update_user', entityType: 'user', entityId: id, details });
