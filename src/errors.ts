@@ -85,11 +85,6 @@ export class ConflictError extends DomainError {
   override readonly code = 'CONFLICT';
 }
 
-export class PayloadTooLargeError extends DomainError {
-  override readonly status = 413;
-  override readonly code = 'PAYLOAD_TOO_LARGE';
-}
-
 /** A 4xx decided outside the domain (malformed body, oversized request). */
 export class RequestError extends DomainError {
   constructor(
