@@ -5,7 +5,19 @@ import { notificationRoutes } from '../src/modules/notifications/routes.ts';
 import { systemRoutes } from '../src/modules/system/routes.ts';
 import { techniqueRoutes } from '../src/modules/techniques/routes.ts';
 import { userRoutes } from '../src/modules/users/routes.ts';
+import { catalogRoutes } from '../src/modules/catalog/routes.ts';
+import { threatActorsRoutes } from '../src/modules/threat-actors/routes.ts';
+import { intelRoutes } from '../src/modules/intel/routes.ts';
+import { countermeasuresRoutes } from '../src/modules/countermeasures/routes.ts';
+import { complianceRoutes } from '../src/modules/compliance/routes.ts';
+import { testTemplatesRoutes } from '../src/modules/test-templates/routes.ts';
+import { detectionRulesRoutes } from '../src/modules/detection-rules/routes.ts';
+import { testsRoutes } from '../src/modules/tests/routes.ts';
+import { evidenceRoutes } from '../src/modules/evidence/routes.ts';
+import { dataSourcesRoutes } from '../src/modules/data-sources/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
-export const routes: readonly Route[] = [...authRoutes, ...userRoutes, ...apiKeyRoutes, ...techniqueRoutes, ...notificationRoutes, ...auditRoutes, ...systemRoutes];
+export const routes: readonly Route[] = [...authRoutes, ...userRoutes, ...apiKeyRoutes, ...techniqueRoutes, ...notificationRoutes, ...auditRoutes, ...systemRoutes,
+  ...catalogRoutes, ...threatActorsRoutes, ...intelRoutes, ...countermeasuresRoutes, ...complianceRoutes, ...testTemplatesRoutes, ...detectionRulesRoutes, ...testsRoutes, ...evidenceRoutes, ...dataSourcesRoutes,
+];

@@ -19,6 +19,25 @@ const duration = z.string().transform((value, ctx) => {
   }
 });
 
+const sizePattern = /^(\d+)\s*(b|kb|mb|gb)?$/i;
+const unitBytes = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 } as const;
+
+/** Parses "100MB", "512kb", "1GB" or a bare number of bytes. */
+export function parseSize(text: string): number {
+  const match = sizePattern.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a size (use e.g. 100MB, 512KB, 1GB)`);
+  return Number(match[1]) * unitBytes[(match[2] ?? 'b').toLowerCase() as keyof typeof unitBytes];
+}
+
+const size = z.string().transform((value, ctx) => {
+  try {
+    return parseSize(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalUrl = z.string().url().optional();
 
@@ -42,6 +61,24 @@ const envSchema = z.object({
   RATE_LIMIT_EXEMPT_LOOPBACK: flag.default(true),
   RUN_WORKERS: z.enum(['auto', 'inline', 'off']).default('auto'),
   GRAPHIQL: flag.default(true),
+  // Evidence storage: S3-compatible object storage when S3_ENDPOINT is set, DATA_DIR/evidence otherwise.
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY: z.string().optional(),
+  S3_SECRET_KEY: z.string().optional(),
+  S3_BUCKET: z.string().min(3).default('violet-evidence'),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_PATH_STYLE: flag.default(true),
+  EVIDENCE_MAX_SIZE: size.prefault('100MB'),
+  DOWNLOAD_URL_TTL: duration.prefault('15m'),
+  // Initial location of each knowledge source (http(s) URL or local path); editable later through /data-sources.
+  ATTACK_ENTERPRISE_SOURCE: z.string().optional(),
+  D3FEND_SOURCE: z.string().optional(),
+  NIST_800_53_SOURCE: z.string().optional(),
+  CSA_CCM_SOURCE: z.string().optional(),
+  ATOMIC_RED_TEAM_SOURCE: z.string().optional(),
+  SIGMA_SOURCE: z.string().optional(),
+  // Turns off every recurring data-source sync (useful in tests and air-gapped installs without mirrors).
+  SOURCE_SYNC_SCHEDULES: flag.default(true),
 });
 
 export type Config = z.infer<typeof envSchema>;

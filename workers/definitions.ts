@@ -1,4 +1,6 @@
 import { QueueName, type JobDefinition } from '../src/jobs/types.ts';
+import { dataSourcesJobs } from '../src/modules/data-sources/jobs.ts';
+import { intelJobs } from '../src/modules/intel/jobs.ts';
 
 const HOUR = 3_600_000;
 
@@ -15,4 +17,6 @@ export const jobDefinitions: JobDefinition[] = [
       return { purged };
     },
   },
+  ...dataSourcesJobs,
+  ...intelJobs,
 ];

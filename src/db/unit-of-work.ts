@@ -18,6 +18,14 @@ export interface AuditInput {
   details?: Prisma.InputJsonValue;
 }
 
+export interface TransactionOptions {
+  /** Milliseconds the transaction may run (Prisma's default is 5 s; bulk imports need more). */
+  timeout?: number;
+  /** Milliseconds to wait for a connection. */
+  maxWait?: number;
+  isolationLevel?: Prisma.TransactionIsolationLevel;
+}
+
 /** One transaction: the change, its audit entries, and the domain events published once it commits. */
 export interface UnitOfWork {
   tx: Db;
@@ -30,7 +38,12 @@ export interface UnitOfWork {
  * Runs `work` in a database transaction. Audit entries are written inside it; events are published only
  * after the commit, so no consumer ever sees a change that was rolled back.
  */
-export async function inTransaction<T>(services: Pick<Services, 'prisma' | 'bus'>, actor: Actor, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  services: Pick<Services, 'prisma' | 'bus'>,
+  actor: Actor,
+  work: (uow: UnitOfWork) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const events: DomainEvent[] = [];
   const result = await services.prisma.$transaction(async (tx) =>
     work({
@@ -43,6 +56,7 @@ export async function inTransaction<T>(services: Pick<Services, 'prisma' | 'bus'
         events.push(event(type, payload, actor.userId) as DomainEvent);
       },
     }),
+    options,
   );
   await services.bus.publish(events);
   return result;

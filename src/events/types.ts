@@ -6,6 +6,12 @@ export interface DomainEventPayloads {
   'coverage.changed': { techniqueIds: string[]; reason: string };
   'user.changed': { userId: string; change: 'created' | 'updated' | 'deactivated' | 'password_changed' };
   'api_key.changed': { apiKeyId: string; userId: string; change: 'created' | 'revoked' };
+  'test.changed': { testId: string; campaignId: string | null; change: string };
+  'test.state_changed': { testId: string; techniqueId: string; campaignId: string | null; from: string; to: string };
+  'test.validated': { testId: string; techniqueId: string; campaignId: string | null; detectionResult: string | null };
+  'evidence.changed': { evidenceId: string; testId: string; change: 'uploaded' | 'deleted' };
+  'data_source.synced': { dataSourceId: string; kind: string; status: 'succeeded' | 'failed'; changes: Record<string, unknown> };
+  'intel.scan_completed': { scanId: string; newItems: number };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

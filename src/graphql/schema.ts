@@ -7,5 +7,15 @@ import '../modules/users/resolvers.ts';
 import '../modules/api-keys/resolvers.ts';
 import '../modules/audit/resolvers.ts';
 import '../modules/system/resolvers.ts';
+import '../modules/catalog/resolvers.ts';
+import '../modules/threat-actors/resolvers.ts';
+import '../modules/intel/resolvers.ts';
+import '../modules/countermeasures/resolvers.ts';
+import '../modules/compliance/resolvers.ts';
+import '../modules/test-templates/resolvers.ts';
+import '../modules/detection-rules/resolvers.ts';
+import '../modules/tests/resolvers.ts';
+import '../modules/evidence/resolvers.ts';
+import '../modules/data-sources/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -3,7 +3,8 @@ import pg from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const ADMIN_URL = POSTGRES_URL;
-export const TEMPLATE_DATABASE = 'violet_test_template';
+/** Overridable so that several suites can run side by side on one server. */
+export const TEMPLATE_DATABASE = process.env.VIOLET_TEST_TEMPLATE ?? 'violet_test_template';
 
 export function databaseUrl(name: string): string {
   const url = new URL(POSTGRES_URL);
