@@ -13,6 +13,7 @@ import type { Context } from './graphql/context.ts';
 import { formatGraphqlError } from './graphql/errors.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
+import { ensureDataSources } from './modules/data-sources/service.ts';
 import { staticPages } from './pages.ts';
 import type { Services } from './services.ts';
 
@@ -31,6 +32,8 @@ function trustProxySetting(value: string): boolean | string | number {
 
 /** The HTTP server: REST under /api/v1, GraphQL (HTTP and WebSocket) at /graphql, local docs pages. */
 export async function createApp(services: Services): Promise<App> {
+  // The data sources exist before anyone can list them, whether or not this process runs the scheduler.
+  await ensureDataSources(services);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(services.config.TRUST_PROXY));

@@ -9,6 +9,7 @@ import { InProcessJobRunner } from './jobs/in-process.ts';
 import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { connectRedis, type Redis } from './redis.ts';
+import { createStorage, type Storage } from './storage/index.ts';
 import { jobDefinitions } from '../workers/definitions.ts';
 
 /** Everything a request, a job or a script needs, created once per process. */
@@ -22,6 +23,8 @@ export interface Services {
   revocations: RevocationStore;
   loginThrottle: LoginThrottle;
   jobs: JobRunner;
+  /** Evidence files: S3-compatible object storage or DATA_DIR/evidence, and the signer of download links. */
+  storage: Storage;
   redis?: Redis;
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       prefix: config.REDIS_PREFIX,
     }),
     jobs: undefined as unknown as JobRunner,
+    storage: await createStorage(config, log),
     redis,
     async close() {
       await services.jobs.close();

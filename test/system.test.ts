@@ -1,3 +1,6 @@
+import { CronExpressionParser } from 'cron-parser';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
@@ -20,6 +23,19 @@ describe('system', () => {
     });
   });
 
+  it('storage reports an error, without degrading the service, when DATA_DIR/evidence cannot be used', async () => {
+    const evidenceDir = join(app.services.config.DATA_DIR, 'evidence');
+    await rm(evidenceDir, { recursive: true, force: true });
+    await writeFile(evidenceDir, 'not a directory');
+    try {
+      const health = await app.api('GET', '/system/health');
+      expect(health).toMatchObject({ status: 200, body: { status: 'ok', storage: { status: 'error', driver: 'disk' } } });
+    } finally {
+      await rm(evidenceDir);
+    }
+    expect((await app.api('GET', '/system/health')).body.storage).toEqual({ status: 'ok', driver: 'disk' });
+  });
+
   it('the scheduler status lists every recurring job with its next run time', async () => {
     const status = await app.api('GET', '/system/scheduler-status', { token: await app.tokenFor('admin') });
     expect(status.status).toBe(200);
@@ -27,6 +43,33 @@ describe('system', () => {
     const purge = status.body.jobs.find((job: { id: string }) => job.id === 'purge-revoked-tokens');
     expect(purge).toMatchObject({ name: expect.any(String) });
     expect(new Date(purge.next_run_time).getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('storage reports an error, without degrading the service, when DATA_DIR/evidence cannot be used', async () => {
+    const evidenceDir = join(app.services.config.DATA_DIR, 'evidence');
+    await rm(evidenceDir, { recursive: true, force: true });
+    await writeFile(evidenceDir, 'not a directory');
+    try {
+      const health = await app.api('GET', '/system/health');
+      expect(health).toMatchObject({ status: 200, body: { status: 'ok', storage: { status: 'error', driver: 'disk' } } });
+    } finally {
+      await rm(evidenceDir);
+    }
+    expect((await app.api('GET', '/system/health')).body.storage).toEqual({ status: 'ok', driver: 'disk' });
+  });
+
+  it('the scheduler status lists one sync per scheduled data source, first run at the next cron occurrence', async () => {
+    const status = await app.api('GET', '/system/scheduler-status', { token: await app.tokenFor('admin') });
+    const sources = (await app.api('GET', '/data-sources', { token: await app.tokenFor('admin') })).body as { kind: string; name: string; schedule: string }[];
+    expect(sources).toHaveLength(6);
+    for (const source of sources) {
+      const job = status.body.jobs.find((entry: { id: string }) => entry.id === `data-source:${source.kind}`);
+      expect(job).toEqual({
+        id: `data-source:${source.kind}`,
+        name: `Sync ${source.name}`,
+        next_run_time: CronExpressionParser.parse(source.schedule, { tz: 'UTC' }).next().toISOString(),
+      });
+    }
   });
 
   it('only admins see the scheduler', async () => {

@@ -236,8 +236,8 @@ describe('users: own profile and preferences', () => {
     const token = await app.login(user.username);
     const me = await app.api('GET', '/users/me', { token });
     expect(me).toMatchObject({ status: 200, body: { id: user.id, username: user.username, role: 'blue_lead', must_change_password: false } });
-    expect(me.body.preferences).toMatchObject({ theme: 'system', in_app_test_validated: true, email_new_techniques: true });
-    expect(Object.keys(me.body.preferences)).toHaveLength(15);
+    expect(me.body.preferences).toMatchObject({ theme: 'system', in_app_test_validated: true, email_new_techniques: true, in_app_intel_findings: true });
+    expect(Object.keys(me.body.preferences)).toHaveLength(17);
     expect(me.body).not.toHaveProperty('password_hash');
   });
 

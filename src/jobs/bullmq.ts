@@ -3,7 +3,7 @@ import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner } from './types.ts';
+import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
 
 export interface BullmqOptions {
   connection: Redis;
@@ -35,14 +35,16 @@ export class BullmqJobRunner implements JobRunner {
     return this.queues.get(definition.queue)!;
   }
 
+  private definitionOf(name: string): JobDefinition {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Unknown job ${name}`);
+    return definition;
+  }
+
   async start(): Promise<void> {
     for (const definition of this.definitions.values()) {
-      if (!definition.repeat) continue;
-      await this.queueOf(definition).upsertJobScheduler(definition.name, definition.repeat, {
-        name: definition.name,
-        data: {},
-        opts: this.jobOptions(definition),
-      });
+      if (definition.repeat) await this.upsertSchedule(definition.name, definition.name, definition.repeat);
+      if (definition.schedules) await this.registerSchedules(definition);
     }
     if (this.options.process) {
       for (const queue of this.queues.keys()) {
@@ -56,6 +58,27 @@ export class BullmqJobRunner implements JobRunner {
       }
     }
     this.started = true;
+  }
+
+  /** Registers the job's run-time schedules and drops those of it that Redis still holds from before. */
+  private async registerSchedules(definition: JobDefinition): Promise<void> {
+    const wanted = await definition.schedules!(this.services());
+    for (const schedule of wanted) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+    const queue = this.queueOf(definition);
+    const keep = new Set(wanted.map((schedule) => schedule.id));
+    for (const scheduler of await queue.getJobSchedulers()) {
+      const id = scheduler.id ?? scheduler.key;
+      if (scheduler.name === definition.name && !keep.has(id)) await queue.removeJobScheduler(id);
+    }
+  }
+
+  async upsertSchedule(id: string, jobName: string, repeat: Repeat, data: Record<string, unknown> = {}): Promise<void> {
+    const definition = this.definitionOf(jobName);
+    await this.queueOf(definition).upsertJobScheduler(id, repeat, { name: jobName, data, opts: this.jobOptions(definition) });
+  }
+
+  async removeSchedule(id: string): Promise<void> {
+    for (const queue of this.queues.values()) await queue.removeJobScheduler(id);
   }
 
   private jobOptions(definition: JobDefinition) {
@@ -79,8 +102,7 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   async enqueue(name: string, data: Record<string, unknown> = {}, options: { jobId?: string; delayMs?: number } = {}) {
-    const definition = this.definitions.get(name);
-    if (!definition) throw new Error(`Unknown job ${name}`);
+    const definition = this.definitionOf(name);
     const job = await this.queueOf(definition).add(name, data, {
       ...this.jobOptions(definition),
       jobId: options.jobId,
@@ -94,9 +116,10 @@ export class BullmqJobRunner implements JobRunner {
     for (const queue of this.queues.values()) {
       for (const scheduler of await queue.getJobSchedulers()) {
         const definition = this.definitions.get(scheduler.name);
+        const data = (scheduler.template?.data ?? {}) as Record<string, unknown>;
         jobs.push({
           id: scheduler.id ?? scheduler.key,
-          name: definition?.description ?? scheduler.name,
+          name: definition?.describe?.(data) ?? definition?.description ?? scheduler.name,
           next_run_time: scheduler.next ? new Date(scheduler.next).toISOString() : null,
         });
       }

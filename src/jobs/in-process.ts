@@ -11,10 +11,22 @@ export function nextRun(repeat: Repeat, from = new Date()): Date {
   return CronExpressionParser.parse(repeat.pattern, { currentDate: from, tz: repeat.tz ?? 'UTC' }).next().toDate();
 }
 
+/** setTimeout fires at once for delays past 2^31 - 1 ms (~24.8 days): longer waits are taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Schedule {
+  id: string;
+  definition: JobDefinition;
+  repeat: Repeat;
+  data: Record<string, unknown>;
+  next?: Date;
+  timer?: NodeJS.Timeout;
+}
+
 /** Runs jobs inside this process (embedded mode): same processors, timers instead of Redis. */
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
-  private readonly timers = new Map<string, { timer: NodeJS.Timeout; next: Date }>();
+  private readonly schedules = new Map<string, Schedule>();
   private readonly running = new Set<Promise<void>>();
   private started = false;
   private closed = false;
@@ -23,29 +35,55 @@ export class InProcessJobRunner implements JobRunner {
     private readonly definitions: ReadonlyMap<string, JobDefinition>,
     private readonly services: () => Services,
     private readonly log: Logger,
-  ) {}
-
-  async start(): Promise<void> {
-    this.started = true;
-    for (const definition of this.definitions.values()) {
-      if (definition.repeat) this.scheduleNext(definition, definition.repeat);
+  ) {
+    for (const definition of definitions.values()) {
+      if (definition.repeat) this.schedules.set(definition.name, { id: definition.name, definition, repeat: definition.repeat, data: {} });
     }
   }
 
-  private scheduleNext(definition: JobDefinition, repeat: Repeat): void {
-    if (this.closed) return;
-    const next = nextRun(repeat);
-    const timer = setTimeout(() => {
-      this.track(this.execute(definition, {}));
-      this.scheduleNext(definition, repeat);
-    }, Math.max(0, next.getTime() - Date.now()));
-    timer.unref();
-    this.timers.set(definition.name, { timer, next });
+  private definitionOf(name: string): JobDefinition {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Unknown job ${name}`);
+    return definition;
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    for (const schedule of this.schedules.values()) this.arm(schedule, nextRun(schedule.repeat));
+    for (const definition of this.definitions.values()) {
+      for (const schedule of (await definition.schedules?.(this.services())) ?? []) {
+        await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+      }
+    }
+  }
+
+  async upsertSchedule(id: string, jobName: string, repeat: Repeat, data: Record<string, unknown> = {}): Promise<void> {
+    const definition = this.definitionOf(jobName);
+    clearTimeout(this.schedules.get(id)?.timer);
+    const schedule: Schedule = { id, definition, repeat, data };
+    this.schedules.set(id, schedule);
+    if (this.started) this.arm(schedule, nextRun(repeat));
+  }
+
+  async removeSchedule(id: string): Promise<void> {
+    clearTimeout(this.schedules.get(id)?.timer);
+    this.schedules.delete(id);
+  }
+
+  private arm(schedule: Schedule, next: Date): void {
+    if (this.closed || this.schedules.get(schedule.id) !== schedule) return;
+    schedule.next = next;
+    const wait = next.getTime() - Date.now();
+    schedule.timer = setTimeout(() => {
+      if (Date.now() < next.getTime()) return this.arm(schedule, next);
+      this.track(this.execute(schedule.definition, schedule.data));
+      this.arm(schedule, nextRun(schedule.repeat, new Date(Math.max(Date.now(), next.getTime()))));
+    }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    schedule.timer.unref();
   }
 
   async enqueue(name: string, data: Record<string, unknown> = {}, options: { delayMs?: number; jobId?: string } = {}) {
-    const definition = this.definitions.get(name);
-    if (!definition) throw new Error(`Unknown job ${name}`);
+    const definition = this.definitionOf(name);
     const id = options.jobId ?? randomUUID();
     this.track((async () => {
       if (options.delayMs) await sleep(options.delayMs);
@@ -77,19 +115,17 @@ export class InProcessJobRunner implements JobRunner {
   async status() {
     return {
       running: this.started && !this.closed,
-      jobs: [...this.definitions.values()]
-        .filter((definition) => definition.repeat)
-        .map((definition) => ({
-          id: definition.name,
-          name: definition.description,
-          next_run_time: this.timers.get(definition.name)?.next.toISOString() ?? null,
-        })),
+      jobs: [...this.schedules.values()].map(({ id, definition, data, next }) => ({
+        id,
+        name: definition.describe?.(data) ?? definition.description,
+        next_run_time: next?.toISOString() ?? null,
+      })),
     };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.schedules.values()) clearTimeout(timer);
     await Promise.allSettled([...this.running]);
   }
 }

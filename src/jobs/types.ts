@@ -11,12 +11,28 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
 export type Repeat = { every: number } | { pattern: string; tz?: string };
 
+/** One recurring instance of a job, decided at run time (e.g. one per scheduled data source). */
+export interface DynamicSchedule {
+  /** Unique among all schedules, e.g. `data-source:sigma`. */
+  id: string;
+  repeat: Repeat;
+  data: Record<string, unknown>;
+}
+
 /** A job: typed data (ids, never secrets), an idempotent processor, optional recurrence. */
 export interface JobDefinition<Data = Record<string, unknown>> {
   name: string;
   queue: QueueName;
   description: string;
+  /** A fixed recurrence, registered under the job's name. */
   repeat?: Repeat;
+  /**
+   * Recurring instances read from the database at start: the runner registers these and drops any other
+   * schedule of this job left from an earlier configuration. Later changes go through upsertSchedule/removeSchedule.
+   */
+  schedules?(services: Services): Promise<DynamicSchedule[]>;
+  /** What one instance does, from its data (shown by the scheduler status instead of `description`). */
+  describe?(data: Data): string;
   attempts?: number;
   run(data: Data, services: Services): Promise<unknown>;
 }
@@ -37,6 +53,10 @@ export interface JobRunner {
   /** Registers recurring jobs and, when this process works the queues, starts processing. */
   start(): Promise<void>;
   enqueue(name: string, data?: Record<string, unknown>, options?: { jobId?: string; delayMs?: number }): Promise<string>;
+  /** Creates or replaces the recurring schedule `id` of job `jobName`; a cron schedule first runs at its next occurrence. */
+  upsertSchedule(id: string, jobName: string, repeat: Repeat, data?: Record<string, unknown>): Promise<void>;
+  /** Removes the recurring schedule `id` (nothing happens when there is none). */
+  removeSchedule(id: string): Promise<void>;
   status(): Promise<SchedulerStatus>;
   close(): Promise<void>;
 }

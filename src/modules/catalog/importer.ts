@@ -1,5 +1,177 @@
-import type { Importer } from '../data-sources/importer.ts';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
+import type { Services } from '../../services.ts';
+import { readSourceText, SourceUnavailableError } from '../../sources/location.ts';
+import type { Importer, ImportContext, ImportReport } from '../data-sources/importer.ts';
+import { notifyUsers } from '../notifications/service.ts';
+import { chunks, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
+import { planByStixId, summary, type KindPlan } from './diff.ts';
+import { planLinks, planTactics, planTechniques, type LinkPlan, type StoredLink, type TechniquePlan } from './plan.ts';
+import { InvalidBundleError, parseAttackBundle, type AttackCatalog, type MitigationRecord, type TacticRecord, type TechniqueRecord, type ThreatActorRecord } from './stix.ts';
 
-export const importAttackEnterprise: Importer = async ({ location }) => {
-  throw new Error(`importAttackEnterprise is not implemented yet (location ${location})`);
+/** Bulk stages write thousands of rows; Prisma's 5 s default is for requests. */
+const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
+/** How many new ttp ids a lead's notification names before "and N more". */
+const NOTIFIED_IDS = 5;
+
+const MITIGATION_FIELDS = ['externalId', 'name', 'description', 'deprecated'] as const;
+const ACTOR_FIELDS = ['externalId', 'name', 'aliases', 'description', 'motivation', 'motivations', 'country', 'revoked', 'deprecated', 'attackModified'] as const;
+
+const tacticRow = (t: TacticRecord & { id: string }): Row => ({
+  id: t.id, stix_id: t.stixId, external_id: t.externalId, short_name: t.shortName, name: t.name, description: t.description, matrix_order: t.matrixOrder,
+});
+const techniqueRow = (t: TechniqueRecord & { id: string }): Row => ({
+  id: t.id, stix_id: t.stixId, ttp_id: t.ttpId, name: t.name, description: t.description, tactic: t.tactic, tactics: t.tactics,
+  platforms: t.platforms, is_subtechnique: t.isSubtechnique, parent_ttp_id: t.parentTtpId, attack_version: t.attackVersion,
+  attack_modified: t.attackModified, revoked: t.revoked, deprecated: t.deprecated, url: t.url,
+});
+const mitigationRow = (m: MitigationRecord & { id: string }): Row => ({
+  id: m.id, stix_id: m.stixId, external_id: m.externalId, name: m.name, description: m.description, deprecated: m.deprecated,
+});
+const actorRow = (a: ThreatActorRecord & { id: string }): Row => ({
+  id: a.id, stix_id: a.stixId, external_id: a.externalId, name: a.name, aliases: a.aliases, description: a.description, motivation: a.motivation,
+  motivations: a.motivations, country: a.country, revoked: a.revoked, deprecated: a.deprecated, attack_modified: a.attackModified,
+});
+const techniqueMitigationRow = (l: StoredLink): Row => ({ stix_id: l.stixId, mitigation_id: l.sourceId, technique_id: l.targetId, description: l.description });
+
+async function loadCatalog(location: string): Promise<AttackCatalog> {
+  const json = await readSourceText(location);
+  try {
+    return parseAttackBundle(json);
+  } catch (error) {
+    if (error instanceof InvalidBundleError) throw new SourceUnavailableError(location, error.message);
+    throw error;
+  }
+}
+
+/** Runs `write` on each batch of `rows`, every batch in its own transaction. */
+async function inBatches<T>(context: ImportContext, rows: readonly T[], write: (tx: Db, batch: T[]) => Promise<void>): Promise<void> {
+  for (const batch of chunks(rows)) await inTransaction(context.services, context.actor, (uow) => write(uow.tx, batch), TRANSACTION);
+}
+
+/** Inserts then updates one kind of item, batch by batch. */
+async function writeKind<R>(context: ImportContext, shape: TableShape, plan: KindPlan<R>, toRow: (record: R) => Row): Promise<void> {
+  await inBatches(context, plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
+  await inBatches(context, plan.updates, (tx, batch) => updateRows(tx, shape, 'id', batch.map(toRow)));
+}
+
+/** New techniques, the coverage event and the leads' notification commit together. */
+async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): Promise<void> {
+  if (!plan.inserts.length) return;
+  await inTransaction(context.services, context.actor, async (uow) => {
+    await insertRows(uow.tx, TABLES.techniques, plan.inserts.map(techniqueRow));
+    uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
+    await notifyLeads(uow, plan.inserts.map((technique) => technique.ttpId));
+  }, TRANSACTION);
+}
+
+async function notifyLeads(uow: UnitOfWork, ttpIds: string[]): Promise<void> {
+  const leads = await uow.tx.user.findMany({ where: { role: { in: ['red_lead', 'blue_lead'] }, isActive: true }, select: { id: true } });
+  const sorted = [...ttpIds].sort();
+  const named = sorted.slice(0, NOTIFIED_IDS).join(', ');
+  const more = sorted.length > NOTIFIED_IDS ? ` and ${sorted.length - NOTIFIED_IDS} more` : '';
+  const count = `${sorted.length} new technique${sorted.length === 1 ? '' : 's'}`;
+  await notifyUsers(uow, leads.map((lead) => lead.id), {
+    event: 'new_techniques',
+    title: `ATT&CK catalog: ${count}`,
+    message: `The ATT&CK catalog sync added ${count}: ${named}${more}.`,
+    entityType: 'catalog',
+  });
+}
+
+async function writeLinks(context: ImportContext, shape: TableShape, plan: LinkPlan, toRow: (link: StoredLink) => Row): Promise<void> {
+  await inBatches(context, plan.removals, (tx, batch) => deleteRows(tx, shape, 'stix_id', batch));
+  await inBatches(context, plan.updates, (tx, batch) => updateRows(tx, shape, 'stix_id', batch.map(toRow)));
+  await inBatches(context, plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
+}
+
+const linkSummary = (plan: LinkPlan) => ({ ...summary(plan), removed: plan.removals.length });
+
+async function currentCounts(services: Services): Promise<Record<string, number>> {
+  const [row] = await services.prisma.$queryRaw<Record<string, bigint>[]>`
+    SELECT
+      (SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom AND NOT is_subtechnique AND NOT revoked AND NOT deprecated) AS techniques,
+      (SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom AND is_subtechnique AND NOT revoked AND NOT deprecated) AS sub_techniques,
+      (SELECT count(*) FROM tactics) AS tactics,
+      (SELECT count(*) FROM mitigations WHERE NOT deprecated) AS mitigations,
+      (SELECT count(*) FROM threat_actors WHERE stix_id LIKE 'intrusion-set--%' AND NOT revoked AND NOT deprecated) AS threat_actors,
+      (SELECT count(*) FROM threat_actor_techniques WHERE stix_id LIKE 'relationship--%') AS actor_techniques,
+      (SELECT count(*) FROM technique_mitigations WHERE stix_id LIKE 'relationship--%') AS technique_mitigations,
+      (SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom AND revoked) AS revoked_techniques,
+      (SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom AND deprecated) AS deprecated_techniques`;
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)]));
+}
+
+/**
+ * Synchronises the ATT&CK Enterprise catalog from a STIX 2.1 bundle: tactics, techniques and sub-techniques,
+ * mitigations and their `mitigates` links, intrusion sets and their `uses` links. Only what changed is
+ * written, in batches of their own transactions; a second run of the same bundle writes nothing but its
+ * audit entry. Custom techniques are never touched, and nothing revoked or deprecated is deleted.
+ */
+export const importAttackEnterprise: Importer = async (context): Promise<ImportReport> => {
+  const { services, location, log } = context;
+  const started = Date.now();
+  const catalog = await loadCatalog(location);
+  const prisma = services.prisma;
+  const [tactics, techniques, mitigations, actors, techniqueMitigations, actorTechniques] = await Promise.all([
+    prisma.tactic.findMany(),
+    prisma.technique.findMany(),
+    prisma.mitigation.findMany(),
+    prisma.threatActor.findMany({ where: { stixId: { startsWith: 'intrusion-set--' } } }),
+    prisma.techniqueMitigation.findMany({ select: { stixId: true, mitigationId: true, techniqueId: true, description: true } }),
+    prisma.threatActorTechnique.findMany({ select: { id: true, stixId: true, actorId: true, techniqueId: true, procedure: true } }),
+  ]);
+
+  const tacticPlan = planTactics(catalog.tactics, tactics, randomUUID);
+  const techniquePlan = planTechniques(catalog.techniques, techniques, randomUUID);
+  const mitigationPlan = planByStixId(catalog.mitigations, mitigations, MITIGATION_FIELDS, randomUUID);
+  const actorPlan = planByStixId(catalog.actors, actors, ACTOR_FIELDS, randomUUID);
+  const mitigatesPlan = planLinks(
+    catalog.mitigates,
+    techniqueMitigations.map((link) => ({ stixId: link.stixId, sourceId: link.mitigationId, targetId: link.techniqueId, description: link.description })),
+    mitigationPlan.idByStixId,
+    techniquePlan.idByStixId,
+    true,
+  );
+  const actorTechniqueIds = new Map(actorTechniques.map((link) => [link.stixId, link.id]));
+  const usesPlan = planLinks(
+    catalog.uses,
+    actorTechniques.map((link) => ({ stixId: link.stixId, sourceId: link.actorId, targetId: link.techniqueId, description: link.procedure })),
+    actorPlan.idByStixId,
+    techniquePlan.idByStixId,
+    false,
+  );
+  const actorTechniqueRow = (link: StoredLink): Row => ({
+    id: actorTechniqueIds.get(link.stixId) ?? randomUUID(), stix_id: link.stixId, actor_id: link.sourceId, technique_id: link.targetId, procedure: link.description,
+  });
+
+  await writeKind(context, TABLES.tactics, tacticPlan, tacticRow);
+  await storeNewTechniques(context, techniquePlan);
+  await inBatches(context, techniquePlan.updates, (tx, batch) => updateRows(tx, TABLES.techniques, 'id', batch.map(techniqueRow)));
+  await writeKind(context, TABLES.mitigations, mitigationPlan, mitigationRow);
+  await writeKind(context, TABLES.threatActors, actorPlan, actorRow);
+  await writeLinks(context, TABLES.techniqueMitigations, mitigatesPlan, techniqueMitigationRow);
+  await writeLinks(context, TABLES.actorTechniques, usesPlan, actorTechniqueRow);
+
+  const changes = {
+    techniques: {
+      ...summary(techniquePlan),
+      revoked: techniquePlan.revokedIds.length,
+      deprecated: techniquePlan.deprecatedIds.length,
+      new_ids: techniquePlan.inserts.map((technique) => technique.ttpId).sort(),
+      revoked_ids: techniquePlan.revokedIds.sort(),
+      deprecated_ids: techniquePlan.deprecatedIds.sort(),
+      conflicts: techniquePlan.conflicts.sort(),
+    },
+    tactics: summary(tacticPlan),
+    mitigations: summary(mitigationPlan),
+    threat_actors: summary(actorPlan),
+    technique_mitigations: linkSummary(mitigatesPlan),
+    actor_techniques: linkSummary(usesPlan),
+  };
+  await inTransaction(services, context.actor, (uow) => uow.audit({ action: 'sync_attack_catalog', entityType: 'catalog', details: changes }));
+  const counts = await currentCounts(services);
+  log.info({ ms: Date.now() - started, counts, new: changes.techniques.new, updated: changes.techniques.updated }, 'ATT&CK catalog synchronised');
+  return { counts, changes };
 };

@@ -1,1 +1,51 @@
-import '../../graphql/builder.ts';
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { complianceRoles } from './permissions.ts';
+import * as compliance from './service.ts';
+import { ComplianceControlFilterInput, ComplianceControlPage, ComplianceFrameworkType, ComplianceSummaryType } from './types.ts';
+
+const paging = (offset?: number | null, limit?: number | null) => ({ offset: offset ?? undefined, limit: limit ?? undefined });
+const pageDescription = `offset default 0, limit default ${compliance.CONTROL_PAGE.defaultLimit}, max ${compliance.CONTROL_PAGE.maxLimit}`;
+
+builder.queryFields((t) => ({
+  complianceFrameworks: t.field({
+    type: [ComplianceFrameworkType],
+    description: 'Every imported compliance framework with its counts, by key.',
+    authScopes: allow(complianceRoles.read),
+    resolve: (_root, _args, context) => compliance.listFrameworks(context.services),
+  }),
+  complianceFramework: t.field({
+    type: ComplianceFrameworkType,
+    description: 'One framework by uuid or key (nist_800_53, csa_ccm).',
+    authScopes: allow(complianceRoles.read),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, context) => compliance.getFramework(context.services, String(id)),
+  }),
+  complianceControls: t.field({
+    type: ComplianceControlPage,
+    description: `Controls of a framework (uuid or key) with their coverage status and mapped techniques, by control id (${pageDescription}).`,
+    authScopes: allow(complianceRoles.read),
+    args: {
+      frameworkId: t.arg.id({ required: true }),
+      filter: t.arg({ type: ComplianceControlFilterInput, required: false }),
+      offset: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_root, { frameworkId, filter, offset, limit }, context) =>
+      compliance.listControls(context.services, String(frameworkId), filter, paging(offset, limit)),
+  }),
+  complianceGaps: t.field({
+    type: ComplianceControlPage,
+    description: `Controls of a framework with coverage status gap, by control id (${pageDescription}).`,
+    authScopes: allow(complianceRoles.read),
+    args: { frameworkId: t.arg.id({ required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_root, { frameworkId, offset, limit }, context) => compliance.listGaps(context.services, String(frameworkId), paging(offset, limit)),
+  }),
+  complianceSummary: t.field({
+    type: ComplianceSummaryType,
+    description: 'Control counts by coverage status for a framework, with the mapped ATT&CK ids absent from the catalog.',
+    authScopes: allow(complianceRoles.read),
+    args: { frameworkId: t.arg.id({ required: true }) },
+    resolve: (_root, { frameworkId }, context) => compliance.summarize(context.services, String(frameworkId)),
+  }),
+}));

@@ -1,3 +1,71 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import { complianceRoles } from './permissions.ts';
 
-export const complianceRoutes: Route[] = [];
+const FRAMEWORK_FIELDS = `id key name version attack_version: attackVersion updated_at: updatedAt control_count: controlCount
+  mapped_control_count: mappedControlCount mapping_count: mappingCount attack_id_count: attackIdCount`;
+
+const CONTROL_FIELDS = `id control_id: controlId name family coverage_status: coverageStatus mapped_count: mappedCount
+  assessed_count: assessedCount validated_count: validatedCount partial_count: partialCount
+  techniques {
+    attack_id: attackId mapping_type: mappingType comments in_catalog: inCatalog assessed
+    technique_id: techniqueId technique_name: techniqueName status_global: statusGlobal
+  }`;
+
+export const complianceRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/compliance/frameworks',
+    tag: 'Compliance',
+    summary: 'List compliance frameworks with their control, mapping and ATT&CK id counts',
+    roles: complianceRoles.read,
+    document: `query { complianceFrameworks { ${FRAMEWORK_FIELDS} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/compliance/:framework_id/controls',
+    tag: 'Compliance',
+    summary:
+      'Controls of a framework (uuid or key) with coverage status and mapped techniques (filters status, family, search; offset default 0, limit default 50, max 200)',
+    roles: complianceRoles.read,
+    document: `query ($frameworkId: ID!, $status: ControlCoverage, $family: String, $search: String, $offset: Int, $limit: Int) {
+      complianceControls(frameworkId: $frameworkId, filter: { status: $status, family: $family, search: $search }, offset: $offset, limit: $limit) {
+        items { ${CONTROL_FIELDS} } total offset limit
+      }
+    }`,
+    variables: {
+      frameworkId: path('framework_id'),
+      status: query('status'),
+      family: query('family'),
+      search: query('search'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/compliance/:framework_id/summary',
+    tag: 'Compliance',
+    summary: 'Control counts by coverage status (total, covered, partial, gaps, not_evaluated) and the mapped ATT&CK ids absent from the catalog',
+    roles: complianceRoles.read,
+    document: `query ($frameworkId: ID!) {
+      complianceSummary(frameworkId: $frameworkId) {
+        framework { ${FRAMEWORK_FIELDS} }
+        total covered partial gaps not_evaluated: notEvaluated unmapped coverage_percentage: coveragePercentage
+        mapped_attack_id_count: mappedAttackIdCount absent_attack_ids: absentAttackIds absent_count: absentCount
+        inactive_attack_ids: inactiveAttackIds inactive_count: inactiveCount
+      }
+    }`,
+    variables: { frameworkId: path('framework_id') },
+  },
+  {
+    method: 'GET',
+    path: '/compliance/:framework_id/gaps',
+    tag: 'Compliance',
+    summary: 'Uncovered controls (coverage status gap) of a framework with their mapped techniques (offset default 0, limit default 50, max 200)',
+    roles: complianceRoles.read,
+    document: `query ($frameworkId: ID!, $offset: Int, $limit: Int) {
+      complianceGaps(frameworkId: $frameworkId, offset: $offset, limit: $limit) { items { ${CONTROL_FIELDS} } total offset limit }
+    }`,
+    variables: { frameworkId: path('framework_id'), offset: query('offset'), limit: query('limit') },
+  },
+];

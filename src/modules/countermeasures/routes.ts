@@ -1,3 +1,56 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import { countermeasureRoles } from './permissions.ts';
 
-export const countermeasuresRoutes: Route[] = [];
+const LIST_FIELDS = `id d3fend_id: d3fendId name tactic parent top_level: topLevel technique_count: techniqueCount`;
+
+export const countermeasuresRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/countermeasures',
+    tag: 'Countermeasures',
+    summary: 'List D3FEND countermeasures (filters tactic, search, ttp_id; offset default 0, limit default 50, max 200)',
+    roles: countermeasureRoles.read,
+    document: `query ($tactic: String, $search: String, $ttpId: String, $offset: Int, $limit: Int) {
+      countermeasures(filter: { tactic: $tactic, search: $search, ttpId: $ttpId }, offset: $offset, limit: $limit) {
+        items { ${LIST_FIELDS} } total offset limit
+      }
+    }`,
+    variables: {
+      tactic: query('tactic'),
+      search: query('search'),
+      ttpId: query('ttp_id'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/countermeasures/:id',
+    tag: 'Countermeasures',
+    summary: 'One countermeasure by uuid or D3FEND id (D3-AL), with its ATT&CK technique mappings ordered by ATT&CK id',
+    roles: countermeasureRoles.read,
+    document: `query ($id: ID!) {
+      countermeasure(id: $id) {
+        ${LIST_FIELDS} definition updated_at: updatedAt
+        techniques {
+          attack_id: attackId in_catalog: inCatalog technique_id: techniqueId technique_name: techniqueName
+          status_global: statusGlobal revoked deprecated details
+        }
+      }
+    }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/techniques/:ttp_id/countermeasures',
+    tag: 'Countermeasures',
+    summary: 'The D3FEND countermeasures of a catalog technique, by D3FEND id, with the artifact paths linking them',
+    roles: countermeasureRoles.read,
+    document: `query ($ttpId: String!) {
+      techniqueCountermeasures(ttpId: $ttpId) {
+        id d3fend_id: d3fendId name tactic parent top_level: topLevel attack_id: attackId details
+      }
+    }`,
+    variables: { ttpId: path('ttp_id') },
+  },
+];

@@ -1,1 +1,51 @@
-import '../../graphql/builder.ts';
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { actorOf } from '../../graphql/context.ts';
+import { dataSourceRoles } from './permissions.ts';
+import * as dataSources from './service.ts';
+import { requestSync } from './sync.ts';
+import { DataSourceRunPage, DataSourceSyncRequestType, UpdateDataSourceInput } from './types.ts';
+
+builder.queryFields((t) => ({
+  dataSources: t.prismaField({
+    type: ['DataSource'],
+    description: 'Every external data source with its configuration, sync status and next scheduled run.',
+    authScopes: allow(dataSourceRoles.read),
+    resolve: (query, _root, _args, context) => dataSources.listDataSources(context.services, query),
+  }),
+  dataSource: t.prismaField({
+    type: 'DataSource',
+    authScopes: allow(dataSourceRoles.read),
+    args: { id: t.arg.string({ required: true, description: 'The id, or the kind (e.g. sigma).' }) },
+    resolve: (query, _root, { id }, context) => dataSources.getDataSource(context.services, id, query),
+  }),
+  dataSourceRuns: t.field({
+    type: DataSourceRunPage,
+    description: `Sync runs of one source, newest first (offset default 0, limit default ${dataSources.RUNS_PAGE.defaultLimit}, max ${dataSources.RUNS_PAGE.maxLimit}).`,
+    authScopes: allow(dataSourceRoles.read),
+    args: {
+      id: t.arg.string({ required: true, description: 'The id, or the kind (e.g. sigma).' }),
+      offset: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_root, { id, offset, limit }, context) =>
+      dataSources.listRuns(context.services, id, { offset: offset ?? undefined, limit: limit ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateDataSource: t.prismaField({
+    type: 'DataSource',
+    description: 'Changes where a source is read from, its schedule or whether it syncs by itself; the scheduler follows at once.',
+    authScopes: allow(dataSourceRoles.update),
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateDataSourceInput, required: true }) },
+    resolve: (query, _root, { id, input }, context) => dataSources.updateDataSource(context.services, actorOf(context), id, input, query),
+  }),
+  syncDataSource: t.field({
+    type: DataSourceSyncRequestType,
+    description: 'Queues a sync of the source as a background job (SYNC_IN_PROGRESS while one is queued or running).',
+    authScopes: allow(dataSourceRoles.sync),
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, context) => requestSync(context.services, actorOf(context), id),
+  }),
+}));

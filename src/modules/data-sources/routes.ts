@@ -1,3 +1,36 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { body, path, type Route } from '../../../rest-adapter/types.ts';
+import { dataSourceRoles } from './permissions.ts';
 
-export const dataSourcesRoutes: Route[] = [];
+const RUN_FIELDS = `id trigger status started_at: startedAt finished_at: finishedAt changes error triggered_by: triggeredById`;
+const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error last_run_at: lastRunAt last_success_at: lastSuccessAt
+  item_counts: itemCounts next_run_time: nextRunTime last_run: lastRun { ${RUN_FIELDS} } created_at: createdAt updated_at: updatedAt`;
+
+export const dataSourcesRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/data-sources',
+    tag: 'Data sources',
+    summary: 'List the data sources with their configuration, last run and next scheduled run',
+    roles: dataSourceRoles.read,
+    document: `query { dataSources { ${DATA_SOURCE_FIELDS} } }`,
+  },
+  {
+    method: 'PATCH',
+    path: '/data-sources/:id',
+    tag: 'Data sources',
+    summary: 'Update a source: location (http(s) URL, file: URL or absolute path), schedule (cron, UTC, or null), enabled',
+    roles: dataSourceRoles.update,
+    document: `mutation ($id: String!, $input: UpdateDataSourceInput!) { updateDataSource(id: $id, input: $input) { ${DATA_SOURCE_FIELDS} } }`,
+    variables: { id: path('id'), input: body() },
+  },
+  {
+    method: 'POST',
+    path: '/data-sources/:id/sync',
+    tag: 'Data sources',
+    summary: 'Queue a manual sync: 202 with the queued source, run and job id; 409 SYNC_IN_PROGRESS while one is queued or running',
+    roles: dataSourceRoles.sync,
+    status: 202,
+    document: `mutation ($id: String!) { syncDataSource(id: $id) { data_source: dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } job_id: jobId } }`,
+    variables: { id: path('id') },
+  },
+];

@@ -1,3 +1,83 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { detectionRuleRoles } from './permissions.ts';
 
-export const detectionRulesRoutes: Route[] = [];
+const RULE_SUMMARY_FIELDS = `id title description source ttp_technique_id: ttpTechniqueId technique_ids: techniqueIds severity status
+  log_source: logSource external_id: externalId author references license source_url: sourceUrl is_active: isActive
+  created_by: createdById created_at: createdAt updated_at: updatedAt`;
+const RULE_FIELDS = `${RULE_SUMMARY_FIELDS} content`;
+
+/** The evaluation fields, also the list the test detail carries under `detection_evaluations`. */
+export const DETECTION_EVALUATION_FIELDS = `id test_id: testId rule_id: ruleId rule_title: ruleTitle rule_source: ruleSource
+  rule_external_id: ruleExternalId rule_author: ruleAuthor triggered notes evaluated_by: evaluatedById evaluated_at: evaluatedAt`;
+
+export const detectionRulesRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/detection-rules',
+    tag: 'Detection rules',
+    summary: 'List detection rules by title (filters source, ttp_technique_id, severity, search, is_active; offset default 0, limit default 50, max 200); items omit content',
+    roles: detectionRuleRoles.read,
+    document: `query ($source: String, $ttpTechniqueId: String, $severity: DetectionRuleSeverity, $search: String, $isActive: Boolean, $offset: Int, $limit: Int) {
+      detectionRules(filter: { source: $source, ttpTechniqueId: $ttpTechniqueId, severity: $severity, search: $search, isActive: $isActive }, offset: $offset, limit: $limit) {
+        items { ${RULE_SUMMARY_FIELDS} } total offset limit
+      }
+    }`,
+    variables: {
+      source: query('source'),
+      ttpTechniqueId: query('ttp_technique_id'),
+      severity: query('severity'),
+      search: query('search'),
+      isActive: query('is_active'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/detection-rules',
+    tag: 'Detection rules',
+    summary: 'Create a rule (body title; optional source, external_id, description, ttp_technique_id, technique_ids, severity, status, log_source, content, author, references, license, source_url, is_active)',
+    roles: detectionRuleRoles.create,
+    status: 201,
+    document: `mutation ($input: CreateDetectionRuleInput!) { createDetectionRule(input: $input) { ${RULE_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'POST',
+    path: '/detection-rules/evaluate',
+    tag: 'Detection rules',
+    summary: 'Record whether a rule triggered for a test (body test_id, rule_id, triggered, notes); test in blue_evaluating, in_review, validated or rejected',
+    roles: detectionRuleRoles.evaluate,
+    status: 201,
+    document: `mutation ($input: EvaluateDetectionRuleInput!) { evaluateDetectionRule(input: $input) { ${DETECTION_EVALUATION_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'GET',
+    path: '/detection-rules/:id',
+    tag: 'Detection rules',
+    summary: 'One detection rule, with its content',
+    roles: detectionRuleRoles.read,
+    document: `query ($id: ID!) { detectionRule(id: $id) { ${RULE_FIELDS} } }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'PATCH',
+    path: '/detection-rules/:id',
+    tag: 'Detection rules',
+    summary: 'Update a rule (source and external_id are fixed; a Sigma re-import restores upstream fields of imported rules)',
+    roles: detectionRuleRoles.update,
+    document: `mutation ($id: ID!, $input: UpdateDetectionRuleInput!) { updateDetectionRule(id: $id, input: $input) { ${RULE_FIELDS} } }`,
+    variables: { id: path('id'), input: body() },
+  },
+  {
+    method: 'DELETE',
+    path: '/detection-rules/:id',
+    tag: 'Detection rules',
+    summary: 'Delete a rule (its evaluations stay on their tests with the rule title, external id and author)',
+    roles: detectionRuleRoles.delete,
+    status: 204,
+    document: `mutation ($id: ID!) { deleteDetectionRule(id: $id) { id } }`,
+    variables: { id: path('id') },
+  },
+];

@@ -1,3 +1,87 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { ForbiddenError, ValidationError } from '../../errors.ts';
+import { principalOf } from '../../graphql/context.ts';
+import { LinkSigner } from '../../storage/links.ts';
+import { path, type Route } from '../../../rest-adapter/types.ts';
+import { sendEvidenceFile } from './download.ts';
+import { evidenceRoles } from './permissions.ts';
+import { getEvidence } from './service.ts';
+import { receiveUpload } from './upload.ts';
+import './types.ts';
 
-export const evidenceRoutes: Route[] = [];
+/** Every field of an evidence record in the spec's snake_case (also used by the test detail). */
+export const EVIDENCE_FIELDS = `id test_id: testId team file_name: fileName content_type: contentType size_bytes: sizeBytes
+  sha256_hash: sha256Hash uploaded_at: uploadedAt uploaded_by: uploadedById download_url: downloadUrl download_url_expires_at: downloadUrlExpiresAt`;
+const EVIDENCE = `query ($id: ID!) { evidence(id: $id) { ${EVIDENCE_FIELDS} } }`;
+
+export const evidenceRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/tests/:id/evidence',
+    tag: 'Evidence',
+    summary:
+      'Upload evidence: multipart/form-data with the file in part "file" and team red|blue as ?team= or a form field before the file ' +
+      '(red: RL, RT, A; blue: BL, BT, A). 413 above EVIDENCE_MAX_SIZE',
+    roles: evidenceRoles.upload,
+    status: 201,
+    requestType: 'multipart/form-data',
+    // No `documents`: the first one would describe the multipart body in the OpenAPI document as its variables.
+    async handle(req, res, { execute, context }) {
+      const evidence = await receiveUpload(context.services, principalOf(context), String(req.params.id), req);
+      res.status(201).json(await execute(EVIDENCE, { id: evidence.id }));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/tests/:id/evidence',
+    tag: 'Evidence',
+    summary: 'The evidence of a test, oldest first, each with a fresh download link',
+    roles: evidenceRoles.read,
+    document: `query ($id: ID!) { testEvidence(testId: $id) { ${EVIDENCE_FIELDS} } }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/evidence/:id',
+    tag: 'Evidence',
+    summary: 'Evidence metadata with a time-limited download link',
+    roles: evidenceRoles.read,
+    document: EVIDENCE,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/evidence/:id/download',
+    tag: 'Evidence',
+    summary: 'The file, streamed through the service and checked against its SHA-256',
+    roles: evidenceRoles.read,
+    async handle(req, res, { context }) {
+      const evidence = await getEvidence(context.services, String(req.params.id));
+      await sendEvidenceFile(context.services, context.log, res, evidence);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/evidence/:id/file',
+    tag: 'Evidence',
+    summary: 'The file through a signed download link (query expires and signature, as given in download_url); 403 when expired or altered',
+    roles: evidenceRoles.signedLink,
+    async handle(req, res, { context }) {
+      const { expires, signature } = req.query;
+      if (!LinkSigner.wellFormed(expires, signature)) throw new ValidationError(null, 'expires and signature of a download link are required');
+      const id = String(req.params.id);
+      const check = context.services.storage.links.check(id, expires, signature as string);
+      if (check === 'invalid') throw new ForbiddenError('The download link is not valid');
+      if (check === 'expired') throw new ForbiddenError('The download link has expired');
+      await sendEvidenceFile(context.services, context.log, res, await getEvidence(context.services, id));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/evidence/:id',
+    tag: 'Evidence',
+    summary: 'Delete an evidence file (the uploader, RL, BL, A); answers the deleted record',
+    roles: evidenceRoles.delete,
+    document: `mutation ($id: ID!) { deleteEvidence(id: $id) { id test_id: testId team file_name: fileName sha256_hash: sha256Hash size_bytes: sizeBytes uploaded_at: uploadedAt } }`,
+    variables: { id: path('id') },
+  },
+];

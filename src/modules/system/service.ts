@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
 import type { SchedulerStatus } from '../../jobs/types.ts';
 import type { Services } from '../../services.ts';
+import type { StorageDriver } from '../../storage/index.ts';
 
 /** How long one dependency may take to answer before it counts as failed. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
@@ -12,7 +11,7 @@ export interface Health {
   status: 'ok' | 'degraded';
   database: { status: CheckStatus; engine: Services['db']['engine'] };
   redis: { status: CheckStatus | 'disabled' };
-  storage: { status: CheckStatus; driver: 'disk' };
+  storage: { status: CheckStatus; driver: StorageDriver };
 }
 
 async function passes(check: () => Promise<unknown>): Promise<CheckStatus> {
@@ -38,15 +37,8 @@ async function redisStatus(services: Services): Promise<Health['redis']['status'
   return passes(() => redis.ping());
 }
 
-/**
- * There is no storage layer yet: evidence will live on disk under DATA_DIR, so that directory must be
- * writable (created when missing, as the disk driver will). A later issue adds an S3 driver and its check.
- */
-const storageStatus = (services: Services) =>
-  passes(async () => {
-    await mkdir(services.config.DATA_DIR, { recursive: true });
-    await access(services.config.DATA_DIR, constants.W_OK);
-  });
+/** Disk: DATA_DIR/evidence is writable (created when missing). S3: the bucket exists and answers. */
+const storageStatus = (services: Services) => passes(() => services.storage.objects.check());
 
 /** The state of the database, Redis and storage; degraded when the database or a configured Redis fails. */
 export async function checkHealth(services: Services): Promise<Health> {
@@ -60,7 +52,7 @@ export async function checkHealth(services: Services): Promise<Health> {
     status: degraded ? 'degraded' : 'ok',
     database: { status: database, engine: services.db.engine },
     redis: { status: redis },
-    storage: { status: storage, driver: 'disk' },
+    storage: { status: storage, driver: services.storage.objects.driver },
   };
 }
 

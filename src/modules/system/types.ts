@@ -18,7 +18,7 @@ const RedisHealthType = builder.objectRef<Health['redis']>('RedisHealth').implem
 const StorageHealthType = builder.objectRef<Health['storage']>('StorageHealth').implement({
   fields: (t) => ({
     status: t.exposeString('status', { description: 'ok or error.' }),
-    driver: t.exposeString('driver', { description: 'Where evidence files are kept (disk).' }),
+    driver: t.exposeString('driver', { description: 'Where evidence files are kept: disk (under DATA_DIR) or s3 (S3-compatible object storage).' }),
   }),
 });
 

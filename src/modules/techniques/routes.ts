@@ -2,18 +2,26 @@ import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
 import { techniqueRoles } from './permissions.ts';
 
 const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms status_global: statusGlobal
-  review_required: reviewRequired is_custom: isCustom created_at: createdAt updated_at: updatedAt`;
+  review_required: reviewRequired is_custom: isCustom created_at: createdAt updated_at: updatedAt
+  tactics is_subtechnique: isSubtechnique parent_ttp_id: parentTtpId stix_id: stixId attack_version: attackVersion
+  attack_modified: attackModified revoked deprecated url`;
+
+/** The single read lists the technique's tests (the spec's `tests` field), oldest first. */
+const TECHNIQUE_TESTS = `tests { id name platform state detection_result: detectionResult execution_date: executionDate
+  campaign_id: campaignId created_by: createdById created_at: createdAt updated_at: updatedAt }`;
 
 export const techniqueRoutes: Route[] = [
   {
     method: 'GET',
     path: '/techniques',
     tag: 'Techniques',
-    summary: 'List techniques (filters tactic, status or coverage_status, review_required, platform, search)',
+    summary:
+      'List techniques (filters: tactic, matching any tactic of a technique by name, short name or TA id; status or coverage_status; review_required; platform; search; include_deprecated=true adds revoked and deprecated ones)',
     roles: techniqueRoles.read,
-    document: `query ($tactic: String, $status: CoverageStatus, $coverageStatus: CoverageStatus, $reviewRequired: Boolean, $platform: String, $search: String) {
-      techniques(filter: { tactic: $tactic, status: $status, coverageStatus: $coverageStatus, reviewRequired: $reviewRequired, platform: $platform, search: $search }) {
-        id ttp_id: ttpId name tactic status_global: statusGlobal platforms review_required: reviewRequired
+    document: `query ($tactic: String, $status: CoverageStatus, $coverageStatus: CoverageStatus, $reviewRequired: Boolean, $platform: String, $search: String, $includeDeprecated: Boolean) {
+      techniques(filter: { tactic: $tactic, status: $status, coverageStatus: $coverageStatus, reviewRequired: $reviewRequired, platform: $platform, search: $search, includeDeprecated: $includeDeprecated }) {
+        id ttp_id: ttpId name tactic tactics status_global: statusGlobal platforms review_required: reviewRequired
+        is_custom: isCustom is_subtechnique: isSubtechnique parent_ttp_id: parentTtpId revoked deprecated
       }
     }`,
     variables: {
@@ -23,6 +31,7 @@ export const techniqueRoutes: Route[] = [
       reviewRequired: query('review_required'),
       platform: query('platform'),
       search: query('search'),
+      includeDeprecated: query('include_deprecated'),
     },
   },
   {
@@ -31,7 +40,7 @@ export const techniqueRoutes: Route[] = [
     tag: 'Techniques',
     summary: 'One technique',
     roles: techniqueRoles.read,
-    document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} } }`,
+    document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} ${TECHNIQUE_TESTS} } }`,
     variables: { ttpId: path('ttp_id') },
   },
   {

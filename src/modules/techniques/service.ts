@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Prisma } from '../../db/client.ts';
+import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
@@ -38,20 +38,56 @@ export interface TechniqueFilter {
   reviewRequired?: boolean | null;
   platform?: string | null;
   search?: string | null;
+  /** Revoked and deprecated ATT&CK techniques are hidden unless this is true. */
+  includeDeprecated?: boolean | null;
 }
 
-export function listTechniques(services: Services, filter: TechniqueFilter, query: Query = {}) {
-  const where: Prisma.TechniqueWhereInput = {};
-  if (filter.tactic) where.tactic = { equals: filter.tactic, mode: 'insensitive' };
+/** ATT&CK-style short name of a tactic name that is not in the catalog: "Defense Evasion" → defense-evasion. */
+const slug = (text: string) => text.trim().toLowerCase().replace(/\s+/g, '-');
+
+/** A tactic named by display name, short name or id (TA0005), case-insensitive; null when the catalog lacks it. */
+export function findTactic(db: Db, text: string) {
+  const equals = { equals: text.trim(), mode: 'insensitive' } as const;
+  return db.tactic.findFirst({ where: { OR: [{ name: equals }, { shortName: equals }, { externalId: equals }] }, select: { shortName: true, name: true } });
+}
+
+/** The stored spellings of a platform (platforms are matched case-insensitively). */
+async function platformSpellings(db: Db, platform: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ platform: string }[]>`
+    SELECT DISTINCT p AS platform FROM techniques, unnest(platforms) AS p WHERE lower(p) = lower(${platform.trim()})`;
+  return rows.length ? rows.map((row) => row.platform) : [platform.trim()];
+}
+
+export async function listTechniques(services: Services, filter: TechniqueFilter, query: Query = {}) {
+  const db = services.prisma;
+  const and: Prisma.TechniqueWhereInput[] = [];
+  if (filter.tactic) {
+    const tactic = await findTactic(db, filter.tactic);
+    const names = [filter.tactic.trim(), ...(tactic ? [tactic.name] : [])];
+    and.push({
+      OR: [
+        { tactics: { has: tactic?.shortName ?? slug(filter.tactic) } },
+        ...names.map((name) => ({ tactic: { equals: name, mode: 'insensitive' as const } })),
+      ],
+    });
+  }
   const status = filter.status ?? filter.coverageStatus;
-  if (status) where.statusGlobal = status;
-  if (filter.reviewRequired != null) where.reviewRequired = filter.reviewRequired;
-  if (filter.platform) where.platforms = { has: filter.platform };
+  if (status) and.push({ statusGlobal: status });
+  if (filter.reviewRequired != null) and.push({ reviewRequired: filter.reviewRequired });
+  if (filter.platform) and.push({ platforms: { hasSome: await platformSpellings(db, filter.platform) } });
   if (filter.search) {
     const contains = { contains: filter.search, mode: 'insensitive' } as const;
-    where.OR = [{ ttpId: contains }, { name: contains }, { description: contains }];
+    and.push({ OR: [{ ttpId: contains }, { name: contains }, { description: contains }] });
   }
-  return services.prisma.technique.findMany({ ...query, where, orderBy: { ttpId: 'asc' } });
+  if (!filter.includeDeprecated) and.push({ revoked: false, deprecated: false });
+  return db.technique.findMany({ ...query, where: { AND: and }, orderBy: { ttpId: 'asc' } });
+}
+
+/** `tactic` as given (the catalog's display name when it knows it) and `tactics` as short names. */
+async function tacticFields(db: Db, tactic: string | null | undefined): Promise<{ tactic: string | null; tactics: string[] }> {
+  if (!tactic) return { tactic: null, tactics: [] };
+  const known = await findTactic(db, tactic);
+  return known ? { tactic: known.name, tactics: [known.shortName] } : { tactic, tactics: [slug(tactic)] };
 }
 
 export async function getTechnique(services: Services, ttpId: string, query: Query = {}) {
@@ -67,7 +103,7 @@ export async function createTechnique(services: Services, actor: Actor, input: u
     if (await uow.tx.technique.findUnique({ where: { ttpId: data.ttpId }, select: { id: true } })) {
       throw new ConflictError(`Technique ${data.ttpId} already exists`);
     }
-    const technique = await uow.tx.technique.create({ ...query, data: { ...data, isCustom: true } });
+    const technique = await uow.tx.technique.create({ ...query, data: { ...data, ...(await tacticFields(uow.tx, data.tactic)), isCustom: true } });
     await uow.audit({ action: 'create_technique', entityType: 'technique', entityId: technique.id, details: { ttp_id: data.ttpId, name: data.name } });
     uow.emit('technique.changed', { techniqueId: technique.id, ttpId: data.ttpId, change: 'created' });
     return technique;
@@ -79,7 +115,9 @@ export async function updateTechnique(services: Services, actor: Actor, ttpId: s
   return inTransaction(services, actor, async (uow) => {
     const before = await uow.tx.technique.findUnique({ where: { ttpId } });
     if (!before) throw new NotFoundError('Technique', ttpId);
-    const technique = await uow.tx.technique.update({ ...query, where: { id: before.id }, data: changes });
+    // A custom technique's tactics follow its tactic; an ATT&CK technique's tactics are the catalog's.
+    const tactics = before.isCustom && changes.tactic !== undefined ? await tacticFields(uow.tx, changes.tactic) : {};
+    const technique = await uow.tx.technique.update({ ...query, where: { id: before.id }, data: { ...changes, ...tactics } });
     await uow.audit({ action: 'update_technique', entityType: 'technique', entityId: before.id, details: { ttp_id: ttpId, changes } });
     uow.emit('technique.changed', { techniqueId: before.id, ttpId, change: 'updated' });
     if (changes.statusGlobal && changes.statusGlobal !== before.statusGlobal) {

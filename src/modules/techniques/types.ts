@@ -1,5 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
+import '../catalog/types.ts';
+import { subTechniquesOf, techniqueByTtpId } from './loaders.ts';
 
 export const CoverageStatusEnum = builder.enumType(CoverageStatus, {
   name: 'CoverageStatus',
@@ -13,24 +15,55 @@ export const TechniqueType = builder.prismaObject('Technique', {
     ttpId: t.exposeString('ttpId', { description: 'Framework identifier, e.g. T1059 or T1059.001; the REST path key.' }),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    tactic: t.exposeString('tactic', { nullable: true, description: 'Primary tactic name.' }),
+    tactic: t.exposeString('tactic', { nullable: true, description: 'Primary tactic name (display name of the first of tactics).' }),
+    tactics: t.exposeStringList('tactics', { description: 'Every tactic of the technique as ATT&CK short names (e.g. defense-evasion), in matrix order.' }),
     platforms: t.exposeStringList('platforms'),
     statusGlobal: t.expose('statusGlobal', { type: CoverageStatusEnum }),
     reviewRequired: t.exposeBoolean('reviewRequired'),
     isCustom: t.exposeBoolean('isCustom', { description: 'Created by an admin rather than synchronised from the framework.' }),
+    isSubtechnique: t.exposeBoolean('isSubtechnique'),
+    parentTtpId: t.exposeString('parentTtpId', { nullable: true, description: 'ttp id of the parent technique of a sub-technique (T1059 for T1059.001).' }),
+    stixId: t.exposeString('stixId', { nullable: true, description: 'STIX id of the ATT&CK attack-pattern; null for custom techniques.' }),
+    attackVersion: t.exposeString('attackVersion', { nullable: true, description: 'ATT&CK object version (x_mitre_version).' }),
+    attackModified: t.expose('attackModified', { type: 'DateTime', nullable: true, description: 'When ATT&CK last modified the object.' }),
+    revoked: t.exposeBoolean('revoked', { description: 'Revoked in ATT&CK (replaced by another technique); kept for the tests that reference it.' }),
+    deprecated: t.exposeBoolean('deprecated', { description: 'Deprecated in ATT&CK; kept for the tests that reference it.' }),
+    url: t.exposeString('url', { nullable: true, description: 'ATT&CK page of the technique.' }),
+    mitigations: t.relation('mitigations', {
+      description: 'ATT&CK mitigations of the technique, with how each applies.',
+      query: { orderBy: { mitigation: { externalId: 'asc' } } },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
+builder.prismaObjectFields(TechniqueType, (t) => ({
+  parent: t.field({
+    type: TechniqueType,
+    nullable: true,
+    description: 'The parent technique of a sub-technique.',
+    resolve: (technique, _args, context) => (technique.parentTtpId ? techniqueByTtpId(context).load(technique.parentTtpId) : null),
+  }),
+  subTechniques: t.field({
+    type: [TechniqueType],
+    description: 'Active sub-techniques of the technique, in ttp id order.',
+    resolve: (technique, _args, context) => (technique.isSubtechnique ? [] : subTechniquesOf(context).load(technique.ttpId)),
+  }),
+}));
+
 export const TechniqueFilterInput = builder.inputType('TechniqueFilter', {
   fields: (t) => ({
-    tactic: t.string({ required: false, description: 'Tactic name (case-insensitive).' }),
+    tactic: t.string({
+      required: false,
+      description: 'Any tactic of the technique, by display name (Defense Evasion), short name (defense-evasion) or id (TA0005), case-insensitive.',
+    }),
     status: t.field({ type: CoverageStatusEnum, required: false }),
     coverageStatus: t.field({ type: CoverageStatusEnum, required: false, description: 'Same as status (reference listing name).' }),
     reviewRequired: t.boolean({ required: false }),
-    platform: t.string({ required: false }),
+    platform: t.string({ required: false, description: 'One of the platforms, case-insensitive.' }),
     search: t.string({ required: false, description: 'Matches ttp id, name or description.' }),
+    includeDeprecated: t.boolean({ required: false, description: 'Also list revoked and deprecated techniques (hidden by default).' }),
   }),
 });
 

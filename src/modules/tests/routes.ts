@@ -1,3 +1,143 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import './types.ts';
+import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { DETECTION_EVALUATION_FIELDS } from '../detection-rules/routes.ts';
+import { EVIDENCE_FIELDS } from '../evidence/routes.ts';
+import { testRoles } from './permissions.ts';
+import { TRANSITIONS, type TransitionInput } from './state-machine.ts';
 
-export const testsRoutes: Route[] = [];
+/** Every field of a test in the spec's snake_case. */
+export const TEST_FIELDS = `id technique_id: techniqueId technique { id ttp_id: ttpId name tactic status_global: statusGlobal }
+  name description platform procedure_text: procedureText tool_used: toolUsed attack_success: attackSuccess red_summary: redSummary
+  detection_result: detectionResult blue_summary: blueSummary state valid_transitions: validTransitions
+  execution_date: executionDate red_submitted_at: redSubmittedAt blue_submitted_at: blueSubmittedAt
+  red_validation_status: redValidationStatus red_validation_notes: redValidationNotes red_validated_by: redValidatedById red_validated_at: redValidatedAt
+  blue_validation_status: blueValidationStatus blue_validation_notes: blueValidationNotes blue_validated_by: blueValidatedById blue_validated_at: blueValidatedAt
+  pending_validation_sides: pendingValidationSides decided_at: decidedAt
+  remediation_steps: remediationSteps remediation_status: remediationStatus remediation_assignee: remediationAssigneeId
+  remediation_completed_at: remediationCompletedAt data_classification: dataClassification
+  created_by: createdById assigned_to: assignedToId campaign_id: campaignId template_id: templateId
+  retest_of: retestOfId lineage_id: lineageId elapsed_seconds: elapsedSeconds timer_running: timerRunning timer_started_at: timerStartedAt
+  version created_at: createdAt updated_at: updatedAt`;
+
+/** The single read adds the attached evidence and the detection rules evaluated on the test. */
+const TEST_DETAIL_FIELDS = `${TEST_FIELDS}
+  evidences { ${EVIDENCE_FIELDS} }
+  detection_evaluations: detectionEvaluations { ${DETECTION_EVALUATION_FIELDS} }`;
+
+const EVENT_FIELDS = `id kind from_state: fromState to_state: toState actor_id: actorId actor_name: actorName at details`;
+
+const TRANSITION_INPUT_TYPES: Record<TransitionInput, string> = {
+  redValidation: 'ValidateTestRedInput!',
+  blueValidation: 'ValidateTestBlueInput!',
+  legacyValidation: 'LegacyValidateTestInput',
+  legacyRejection: 'RejectTestInput',
+};
+
+/** POST /tests/{id}/<action>: one row per row of the transition table. */
+const transitionRoutes: Route[] = TRANSITIONS.map((row): Route => ({
+  method: 'POST',
+  path: `/tests/:id/${row.path}`,
+  tag: 'Tests',
+  summary: row.summary,
+  roles: row.roles,
+  document: row.input
+    ? `mutation ($id: ID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
+    : `mutation ($id: ID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
+  variables: row.input ? { id: path('id'), input: body() } : { id: path('id') },
+}));
+
+const update = (method: 'PATCH' | 'POST', suffix: string, mutation: string, input: string | null, roles: Route['roles'], summary: string): Route => ({
+  method,
+  path: `/tests/:id${suffix}`,
+  tag: 'Tests',
+  summary,
+  roles,
+  document: input
+    ? `mutation ($id: ID!, $input: ${input}!) { ${mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
+    : `mutation ($id: ID!) { ${mutation}(id: $id) { ${TEST_FIELDS} } }`,
+  variables: input ? { id: path('id'), input: body() } : { id: path('id') },
+});
+
+export const testsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/tests',
+    tag: 'Tests',
+    summary: 'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset default 0, limit default 50, max 200)',
+    roles: testRoles.read,
+    document: `query ($state: TestState, $techniqueId: ID, $campaignId: ID, $assignedTo: ID, $platform: String, $createdBy: ID,
+        $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int) {
+      tests(filter: { state: $state, techniqueId: $techniqueId, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform,
+          createdBy: $createdBy, pendingValidationSide: $pendingValidationSide }, offset: $offset, limit: $limit) {
+        items { ${TEST_FIELDS} } total offset limit
+      }
+    }`,
+    variables: {
+      state: query('state'),
+      techniqueId: query('technique_id'),
+      campaignId: query('campaign_id'),
+      assignedTo: query('assigned_to'),
+      platform: query('platform'),
+      createdBy: query('created_by'),
+      pendingValidationSide: query('pending_validation_side'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/tests',
+    tag: 'Tests',
+    summary: 'Create a test in draft (body technique_id, name or title, description or objective, platform, procedure_text, tool_used, assigned_to, campaign_id)',
+    roles: testRoles.create,
+    status: 201,
+    document: `mutation ($input: CreateTestInput!) { createTest(input: $input) { ${TEST_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'POST',
+    path: '/tests/from-template',
+    tag: 'Tests',
+    summary: 'Create a draft from a template (body template_id, technique_id: defaults to the template\'s technique; optional name, assigned_to, campaign_id)',
+    roles: testRoles.create,
+    status: 201,
+    document: `mutation ($input: CreateTestFromTemplateInput!) { createTestFromTemplate(input: $input) { ${TEST_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'GET',
+    path: '/tests/:id',
+    tag: 'Tests',
+    summary: 'One test with every field, its evidences and its detection-rule evaluations',
+    roles: testRoles.read,
+    document: `query ($id: ID!) { test(id: $id) { ${TEST_DETAIL_FIELDS} } }`,
+    variables: { id: path('id') },
+  },
+  update('PATCH', '', 'updateTest', 'UpdateTestInput', testRoles.update, 'General update (name or title, description or objective, platform, assigned_to, technique_id); draft or rejected only'),
+  update('PATCH', '/classification', 'setTestClassification', 'TestClassificationInput', testRoles.classify, 'Set data_classification (null clears it)'),
+  update('PATCH', '/red', 'updateTestRed', 'UpdateTestRedInput', testRoles.updateRed, 'Red-side update (procedure_text, tool_used, attack_success, red_summary); draft or red_executing'),
+  update('PATCH', '/blue', 'updateTestBlue', 'UpdateTestBlueInput', testRoles.updateBlue, 'Blue-side update (detection_result, blue_summary); blue_evaluating only'),
+  update('PATCH', '/remediation', 'updateTestRemediation', 'UpdateTestRemediationInput', testRoles.updateRemediation, 'Remediation update (remediation_steps, remediation_status, remediation_assignee); in_review, validated or rejected'),
+  ...transitionRoutes,
+  update('POST', '/pause-timer', 'pauseTestTimer', null, testRoles.timer, 'Pause the elapsed-time counter (idempotent)'),
+  update('POST', '/resume-timer', 'resumeTestTimer', null, testRoles.timer, 'Resume the elapsed-time counter in red_executing or blue_evaluating (idempotent)'),
+  { ...update('POST', '/retest', 'createRetest', null, testRoles.retest, 'Re-run a validated or rejected test: a new draft in the same retest lineage'), status: 201 },
+  {
+    method: 'GET',
+    path: '/tests/:id/timeline',
+    tag: 'Tests',
+    summary: 'Timeline of the test: creation, state changes, edits, validations and timer actions, oldest first',
+    roles: testRoles.read,
+    document: `query ($id: ID!) { testTimeline(testId: $id) { ${EVENT_FIELDS} } }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/tests/:id/retest-chain',
+    tag: 'Tests',
+    summary: 'Every test of the retest lineage, in creation order',
+    roles: testRoles.read,
+    document: `query ($id: ID!) { retestChain(testId: $id) { ${TEST_FIELDS} } }`,
+    variables: { id: path('id') },
+  },
+];

@@ -1,0 +1,86 @@
+/**
+ * Times the ATT&CK catalog sync on PostgreSQL: a scratch database (migrated, dropped afterwards) syncs
+ * ATT&CK 17.1, then 18.1, then 18.1 again, and the timings and reports are printed.
+ *
+ *   npx tsx scripts/bench-attack-sync.ts [directory | bundle.json ...]
+ *
+ * A directory must hold enterprise-attack-17.1.trimmed.json and enterprise-attack-18.1.json (default
+ * /work/shared/data/attack); bundle paths or URLs given instead are synced in the order given.
+ * The server is BENCH_POSTGRES_URL, else TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/postgres.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
+import { createLogger } from '../src/logger.ts';
+import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
+import { createServices } from '../src/services.ts';
+
+const SERVER = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_DIRECTORY = '/work/shared/data/attack';
+
+async function locations(args: string[]): Promise<string[]> {
+  const [first = DEFAULT_DIRECTORY] = args;
+  const isDirectory = await stat(first).then((info) => info.isDirectory(), () => false);
+  if (args.length > 1 || !isDirectory) return args;
+  const older = join(first, 'enterprise-attack-17.1.trimmed.json');
+  const newer = join(first, 'enterprise-attack-18.1.json');
+  return [older, newer, newer];
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client(SERVER);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const brief = (changes: Record<string, Record<string, unknown>>) =>
+  Object.fromEntries(
+    Object.entries(changes).map(([kind, values]) => [
+      kind,
+      Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Array.isArray(value) && value.length > 20 ? `${value.length} ids` : value])),
+    ]),
+  );
+
+async function main(): Promise<void> {
+  const runs = await locations(process.argv.slice(2));
+  const name = `violet_bench_${randomBytes(4).toString('hex')}`;
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'violet-bench-'));
+  await admin(`CREATE DATABASE ${name}`);
+  try {
+    const config = loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex'), RUN_WORKERS: 'off' });
+    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+    try {
+      for (const [index, location] of runs.entries()) {
+        const started = performance.now();
+        const report = await importAttackEnterprise({ services, location, actor: SYSTEM_ACTOR, log: services.log });
+        const seconds = (performance.now() - started) / 1000;
+        console.log(`\n#${index + 1} ${location}: ${seconds.toFixed(2)} s`);
+        console.log(JSON.stringify({ counts: report.counts, changes: brief(report.changes) }, null, 2));
+      }
+    } finally {
+      await services.close();
+    }
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+// Exit explicitly: the WebAssembly schema engine leaves a timer behind that would hold the process open.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
+import { CoverageStatusEnum } from '../techniques/types.ts';
+import { countermeasureLoaders, type CountermeasureTechnique, type TechniqueCountermeasure } from './service.ts';
+
+export const CountermeasureTechniqueType = builder.objectRef<CountermeasureTechnique>('CountermeasureTechnique').implement({
+  description: 'An ATT&CK technique a countermeasure counters; the technique fields are null when the catalog does not hold that id.',
+  fields: (t) => ({
+    attackId: t.exposeString('attackId', { description: 'ATT&CK id as D3FEND maps it, e.g. T1059.001.' }),
+    inCatalog: t.boolean({ description: 'Whether the technique catalog holds this ATT&CK id.', resolve: (mapping) => mapping.technique !== null }),
+    techniqueId: t.id({ nullable: true, resolve: (mapping) => mapping.technique?.id ?? null }),
+    techniqueName: t.string({ nullable: true, resolve: (mapping) => mapping.technique?.name ?? null }),
+    statusGlobal: t.field({ type: CoverageStatusEnum, nullable: true, resolve: (mapping) => mapping.technique?.statusGlobal ?? null }),
+    revoked: t.boolean({ nullable: true, description: 'Whether the catalog technique is revoked.', resolve: (mapping) => mapping.technique?.revoked ?? null }),
+    deprecated: t.boolean({ nullable: true, resolve: (mapping) => mapping.technique?.deprecated ?? null }),
+    details: t.expose('details', {
+      type: 'JSON',
+      description: 'The artifact paths linking the two: def_artifact_relation, def_artifact, off_artifact_relation, off_artifact.',
+    }),
+  }),
+});
+
+export const DefensiveTechniqueType = builder.prismaObject('DefensiveTechnique', {
+  description: 'A D3FEND defensive technique (countermeasure).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    d3fendId: t.exposeString('d3fendId', { description: 'D3FEND id, e.g. D3-AL.' }),
+    name: t.exposeString('name'),
+    tactic: t.exposeString('tactic', { description: 'D3FEND tactic: Model, Harden, Detect, Isolate, Deceive, Evict or Restore.' }),
+    parent: t.exposeString('parent', { nullable: true, description: 'D3FEND id of the parent technique; null for a top-level technique.' }),
+    topLevel: t.exposeString('topLevel', { nullable: true, description: 'D3FEND id of the top-level technique of its branch.' }),
+    definition: t.exposeString('definition'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    techniqueCount: t.relationCount('mappings', { description: 'Number of ATT&CK techniques the countermeasure is mapped to.' }),
+    techniques: t.field({
+      type: [CountermeasureTechniqueType],
+      description: 'The ATT&CK techniques it counters, by ATT&CK id.',
+      resolve: (technique, _args, context) => countermeasureLoaders(context).byCountermeasure.load(technique.id),
+    }),
+  }),
+});
+
+export const DefensiveTechniquePage = pageType('DefensiveTechniquePage', DefensiveTechniqueType);
+
+export const TechniqueCountermeasureType = builder.objectRef<TechniqueCountermeasure>('TechniqueCountermeasure').implement({
+  description: 'A countermeasure of an ATT&CK technique, with the artifact paths linking the two. The flat fields save clients a nesting level.',
+  fields: (t) => ({
+    id: t.id({ description: 'Id of the defensive technique.', resolve: (mapping) => mapping.defensiveTechnique.id }),
+    d3fendId: t.string({ resolve: (mapping) => mapping.defensiveTechnique.d3fendId }),
+    name: t.string({ resolve: (mapping) => mapping.defensiveTechnique.name }),
+    tactic: t.string({ resolve: (mapping) => mapping.defensiveTechnique.tactic }),
+    parent: t.string({ nullable: true, resolve: (mapping) => mapping.defensiveTechnique.parent }),
+    topLevel: t.string({ nullable: true, resolve: (mapping) => mapping.defensiveTechnique.topLevel }),
+    attackId: t.exposeString('attackId'),
+    details: t.expose('details', {
+      type: 'JSON',
+      description: 'The artifact paths linking the two: def_artifact_relation, def_artifact, off_artifact_relation, off_artifact.',
+    }),
+    defensiveTechnique: t.field({ type: DefensiveTechniqueType, resolve: (mapping) => mapping.defensiveTechnique }),
+  }),
+});
+
+export const CountermeasureFilterInput = builder.inputType('CountermeasureFilter', {
+  fields: (t) => ({
+    tactic: t.string({ required: false, description: 'D3FEND tactic (case-insensitive), e.g. Detect.' }),
+    search: t.string({ required: false, description: 'Matches D3FEND id, name or definition.' }),
+    ttpId: t.string({ required: false, description: 'Only countermeasures mapped to this ATT&CK id.' }),
+  }),
+});
+
+builder.prismaObjectField('Technique', 'countermeasures', (t) =>
+  t.field({
+    type: [TechniqueCountermeasureType],
+    description: 'D3FEND countermeasures of this technique, by D3FEND id (loaded in one batch for a whole list).',
+    select: { ttpId: true },
+    resolve: (technique, _args, context) => countermeasureLoaders(context).byTtpId.load(technique.ttpId),
+  }),
+);

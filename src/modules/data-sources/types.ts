@@ -1,0 +1,88 @@
+import { builder } from '../../graphql/builder.ts';
+import type { Context } from '../../graphql/context.ts';
+import type { DataSource, DataSourceRun } from '../../generated/prisma/client.ts';
+import { DataSourceKind, SyncStatus } from '../../generated/prisma/enums.ts';
+import type { ScheduledJob } from '../../jobs/types.ts';
+import { pageType } from '../../graphql/pagination.ts';
+import { scheduledSyncs } from './service.ts';
+
+export const DataSourceKindEnum = builder.enumType(DataSourceKind, { name: 'DataSourceKind', description: 'The external feeds Violet imports.' });
+export const SyncStatusEnum = builder.enumType(SyncStatus, { name: 'SyncStatus' });
+
+/** One scheduler read per request, however many sources are resolved. */
+const schedulesByRequest = new WeakMap<Context, Promise<Map<string, ScheduledJob>>>();
+function scheduledSyncsOf(context: Context) {
+  let schedules = schedulesByRequest.get(context);
+  if (!schedules) schedulesByRequest.set(context, (schedules = scheduledSyncs(context.services)));
+  return schedules;
+}
+
+export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
+  description: 'One sync of a data source and what it changed.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    trigger: t.exposeString('trigger', { description: 'manual (POST …/sync), schedule, or api (a system endpoint such as sync-ttp).' }),
+    status: t.expose('status', { type: SyncStatusEnum, description: 'queued, running, succeeded or failed.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    changes: t.expose('changes', { type: 'JSON', description: 'By kind of item: new, updated, unchanged, revoked … (counts or short id lists).' }),
+    error: t.exposeString('error', { nullable: true }),
+    triggeredById: t.exposeString('triggeredById', { nullable: true, description: 'The user who asked for it; null for scheduled syncs.' }),
+  }),
+});
+
+export const DataSourceType = builder.prismaObject('DataSource', {
+  description: 'An external knowledge feed: where it is read from, when it syncs, how the last sync went.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    kind: t.expose('kind', { type: DataSourceKindEnum }),
+    name: t.exposeString('name'),
+    location: t.exposeString('location', { description: 'http(s) URL, file: URL or absolute path the importer reads.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'false pauses the scheduled syncs (manual syncs still run).' }),
+    schedule: t.exposeString('schedule', { nullable: true, description: 'Cron pattern in UTC; null syncs only on request.' }),
+    status: t.expose('status', { type: SyncStatusEnum }),
+    error: t.exposeString('error', { nullable: true, description: 'Why the last sync failed.' }),
+    lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
+    lastSuccessAt: t.expose('lastSuccessAt', { type: 'DateTime', nullable: true }),
+    itemCounts: t.expose('itemCounts', { type: 'JSON', description: 'Items held after the last successful sync, by kind of item.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    nextRunTime: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the scheduler runs the next sync; null when the source does not sync by itself.',
+      resolve: async (source, _args, context) => (await scheduledSyncsOf(context)).get(source.kind)?.next_run_time ?? null,
+    }),
+    lastRun: t.field({
+      type: DataSourceRunType,
+      nullable: true,
+      description: 'The most recent run, whatever its outcome.',
+      select: (_args, _context, nestedSelection) => ({
+        runs: nestedSelection({ take: 1, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }] }),
+      }),
+      resolve: (source) => source.runs[0] ?? null,
+    }),
+  }),
+});
+
+export const DataSourceRunPage = pageType('DataSourceRunPage', DataSourceRunType);
+
+export const DataSourceSyncRequestType = builder
+  
+  .objectRef<{ dataSource: DataSource; run: DataSourceRun; jobId: string }>('DataSourceSyncRequest')
+  .implement({
+    description: 'A sync queued as a background job.',
+    fields: (t) => ({
+      dataSource: t.field({ type: DataSourceType, resolve: (request) => request.dataSource, description: 'The source, now queued.' }),
+      run: t.field({ type: DataSourceRunType, resolve: (request) => request.run, description: 'The queued run; follow it with dataSourceRuns.' }),
+      jobId: t.exposeString('jobId'),
+    }),
+  });
+
+export const UpdateDataSourceInput = builder.inputType('UpdateDataSourceInput', {
+  fields: (t) => ({
+    location: t.string({ required: false, description: 'http(s) URL, file: URL or absolute path.' }),
+    schedule: t.string({ required: false, description: 'Cron pattern (5 fields, UTC, at most hourly); null for manual syncs only.' }),
+    enabled: t.boolean({ required: false }),
+  }),
+});

@@ -1,0 +1,24 @@
+import DataLoader from 'dataloader';
+import type { DetectionRule } from '../../generated/prisma/client.ts';
+import type { Context } from '../../graphql/context.ts';
+
+const loaders = new WeakMap<Context, DataLoader<string, DetectionRule[]>>();
+
+/**
+ * Active rules per technique id, batched per request: one query for all techniques of a response. A rule
+ * appears under every technique it names (an exact id match; a rule for T1059.001 is not listed under T1059).
+ */
+export function rulesByTechnique(context: Context): DataLoader<string, DetectionRule[]> {
+  let loader = loaders.get(context);
+  if (!loader) {
+    loader = new DataLoader(async (ttpIds: readonly string[]) => {
+      const rules = await context.services.prisma.detectionRule.findMany({
+        where: { isActive: true, techniqueIds: { hasSome: [...ttpIds] } },
+        orderBy: [{ title: 'asc' }, { id: 'asc' }],
+      });
+      return ttpIds.map((ttpId) => rules.filter((rule) => rule.techniqueIds.includes(ttpId)));
+    });
+    loaders.set(context, loader);
+  }
+  return loader;
+}

@@ -1,0 +1,44 @@
+import type { Principal } from '../../auth/access.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
+import type { Services } from '../../services.ts';
+import { NotAllowedInStateError } from './errors.ts';
+import { getTest } from './service.ts';
+import { RETEST_FROM } from './state-machine.ts';
+import { insertTest, lockTest, type TestQuery } from './store.ts';
+
+/** Re-runs a decided test: a new draft with the same definition, in the same lineage. */
+export function createRetest(services: Services, principal: Principal, id: string, query: TestQuery = {}) {
+  return inTransaction(services, principal, async (uow) => {
+    const locked = await lockTest(uow, id);
+    const { test } = locked;
+    if (!RETEST_FROM.includes(test.state)) throw new NotAllowedInStateError('RETEST_NOT_ALLOWED', 'A retest', test.state, RETEST_FROM);
+    const retest = await insertTest(
+      uow,
+      principal.userId,
+      {
+        techniqueId: test.techniqueId,
+        name: test.name,
+        description: test.description,
+        platform: test.platform,
+        procedureText: test.procedureText,
+        toolUsed: test.toolUsed,
+        assignedToId: test.assignedToId,
+        campaignId: test.campaignId,
+        templateId: test.templateId,
+        dataClassification: test.dataClassification,
+        retestOfId: test.id,
+        lineageId: test.lineageId,
+      },
+      { retest_of: test.id, lineage_id: test.lineageId },
+      { select: { id: true } },
+    );
+    await locked.record({ kind: 'retest_created', details: { retest_id: retest.id } });
+    return uow.tx.test.findUniqueOrThrow({ ...query, where: { id: retest.id } });
+  });
+}
+
+/** Every test of the lineage the test belongs to, in creation order. */
+export async function retestChain(services: Services, id: string, query: TestQuery = {}) {
+  const { lineageId } = await getTest(services, id, { select: { lineageId: true } });
+  return services.prisma.test.findMany({ ...query, where: { lineageId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import type { Principal } from '../../auth/access.ts';
+import type { Prisma } from '../../db/client.ts';
+import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
+import { DetectionResult, RemediationStatus, TestState } from '../../generated/prisma/enums.ts';
+import type { Test } from '../../generated/prisma/client.ts';
+import type { Services } from '../../services.ts';
+import { page, parseInput, trimmed } from '../../validation.ts';
+import { camelToSnake } from '../../../rest-adapter/variables.ts';
+import { recomputeCoverageOf } from './coverage.ts';
+import { NotAllowedInStateError } from './errors.ts';
+import { EDIT_RULES, type EditKind } from './state-machine.ts';
+import { assertTestId, insertTest, lockTest, type TestQuery } from './store.ts';
+import { procedureFrom } from './templates.ts';
+
+export const TEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
+
+const uuid = z.guid('must be a UUID');
+const longText = z.string().max(50_000, 'must be at most 50000 characters');
+const name = trimmed(300);
+const description = z.string().max(20_000, 'must be at most 20000 characters');
+const platform = trimmed(100);
+
+const filterSchema = z.object({
+  state: z.enum(TestState).nullish(),
+  techniqueId: uuid.nullish(),
+  campaignId: uuid.nullish(),
+  assignedTo: uuid.nullish(),
+  createdBy: uuid.nullish(),
+  platform: z.string().max(100).nullish(),
+  pendingValidationSide: z.enum(['red', 'blue']).nullish(),
+});
+
+/** Tests matching the filter, newest first, one page at a time. */
+export async function listTests(services: Services, filter: unknown, paging: unknown, query: TestQuery = {}) {
+  const { state, techniqueId, campaignId, assignedTo, createdBy, platform, pendingValidationSide } = parseInput(filterSchema, filter ?? {});
+  const { offset, limit } = parseInput(pageSchema, paging);
+  const where: Prisma.TestWhereInput = {};
+  if (state) where.state = state;
+  if (techniqueId) where.techniqueId = techniqueId;
+  if (campaignId) where.campaignId = campaignId;
+  if (assignedTo) where.assignedToId = assignedTo;
+  if (createdBy) where.createdById = createdBy;
+  if (platform) where.platform = { equals: platform, mode: 'insensitive' };
+  if (pendingValidationSide) {
+    where.AND = [{ state: 'in_review' }, pendingValidationSide === 'red' ? { redValidationStatus: null } : { blueValidationStatus: null }];
+  }
+  const [items, total] = await Promise.all([
+    services.prisma.test.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    services.prisma.test.count({ where }),
+  ]);
+  return { items, total, offset, limit };
+}
+
+export async function getTest(services: Services, id: string, query: TestQuery = {}) {
+  assertTestId(id);
+  const test = await services.prisma.test.findUnique({ ...query, where: { id } });
+  if (!test) throw new NotFoundError('Test', id);
+  return test;
+}
+
+/** The test's timeline, oldest first. */
+export async function testTimeline(services: Services, id: string, query: { select?: Prisma.TestEventSelect; include?: Prisma.TestEventInclude } = {}) {
+  await getTest(services, id, { select: { id: true } });
+  return services.prisma.testEvent.findMany({ ...query, where: { testId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }] });
+}
+
+async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<void> {
+  if (!(await uow.tx.technique.findUnique({ where: { id: techniqueId }, select: { id: true } }))) {
+    throw new ValidationError('technique_id', 'no technique with this id');
+  }
+}
+
+async function assertActiveUser(uow: UnitOfWork, userId: string, field: string): Promise<void> {
+  if (!(await uow.tx.user.findFirst({ where: { id: userId, isActive: true }, select: { id: true } }))) {
+    throw new ValidationError(field, 'no active user with this id');
+  }
+}
+
+/** `title` and `objective` are the general fields' other names. */
+const withAliases = <T extends { name?: string; title?: string; description?: string; objective?: string }>({ title, objective, ...rest }: T) => ({
+  ...rest,
+  name: rest.name ?? title,
+  description: rest.description ?? objective,
+});
+
+const createSchema = z
+  .object({
+    techniqueId: uuid,
+    name: name.optional(),
+    title: name.optional(),
+    description: description.optional(),
+    objective: description.optional(),
+    platform: platform.nullish(),
+    procedureText: longText.nullish(),
+    toolUsed: trimmed(300).nullish(),
+    assignedTo: uuid.nullish(),
+    campaignId: uuid.nullish(),
+  })
+  .transform(withAliases)
+  .refine((input) => input.name, { path: ['name'], message: 'is required' });
+
+export function createTest(services: Services, principal: Principal, input: unknown, query: TestQuery = {}) {
+  const { techniqueId, assignedTo, ...fields } = parseInput(createSchema, input);
+  return inTransaction(services, principal, async (uow) => {
+    await assertTechnique(uow, techniqueId);
+    if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+    return insertTest(uow, principal.userId, { ...fields, name: fields.name!, techniqueId, assignedToId: assignedTo ?? null }, {}, query);
+  });
+}
+
+const fromTemplateSchema = z.object({
+  templateId: uuid,
+  techniqueId: uuid.nullish(),
+  name: name.nullish(),
+  assignedTo: uuid.nullish(),
+  campaignId: uuid.nullish(),
+});
+
+/** Creates a draft pre-filled from a template (manual or imported, e.g. an Atomic Red Team atomic). */
+export function createTestFromTemplate(services: Services, principal: Principal, input: unknown, query: TestQuery = {}) {
+  const data = parseInput(fromTemplateSchema, input);
+  return inTransaction(services, principal, async (uow) => {
+    const template = await uow.tx.testTemplate.findUnique({ where: { id: data.templateId } });
+    if (!template) throw new ValidationError('template_id', 'no test template with this id');
+    if (!template.isActive) throw new ValidationError('template_id', 'the template is inactive');
+    let techniqueId = data.techniqueId;
+    if (techniqueId) await assertTechnique(uow, techniqueId);
+    else if (template.ttpTechniqueId) {
+      techniqueId = (await uow.tx.technique.findUnique({ where: { ttpId: template.ttpTechniqueId }, select: { id: true } }))?.id;
+    }
+    if (!techniqueId) throw new ValidationError('technique_id', 'is required: the template names no known technique');
+    if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assigned_to');
+    const fields = {
+      techniqueId,
+      templateId: template.id,
+      name: data.name ?? template.name,
+      description: template.description,
+      platform: template.platform ?? template.platforms[0] ?? null,
+      procedureText: procedureFrom(template),
+      toolUsed: template.toolUsed ?? template.executor ?? null,
+      remediationSteps: template.suggestedRemediation || null,
+      assignedToId: data.assignedTo ?? null,
+      campaignId: data.campaignId ?? null,
+    };
+    return insertTest(uow, principal.userId, fields, { template_id: template.id, template_source: template.source }, query);
+  });
+}
+
+const generalSchema = z
+  .object({ name, title: name, description, objective: description, platform: platform.nullable(), assignedTo: uuid.nullable(), techniqueId: uuid })
+  .partial()
+  .transform(withAliases);
+const redSchema = z
+  .object({ procedureText: longText.nullable(), toolUsed: trimmed(300).nullable(), attackSuccess: z.boolean().nullable(), redSummary: description.nullable() })
+  .partial();
+const blueSchema = z.object({ detectionResult: z.enum(DetectionResult).nullable(), blueSummary: description.nullable() }).partial();
+const remediationSchema = z
+  .object({ remediationSteps: longText.nullable(), remediationStatus: z.enum(RemediationStatus), remediationAssignee: uuid.nullable() })
+  .partial();
+const classificationSchema = z.object({ dataClassification: trimmed(64).nullable() });
+
+type Changes = Partial<Prisma.TestUncheckedUpdateInput>;
+
+/** Fields whose values are too long for the timeline and audit details: only their names are recorded. */
+const LONG_FIELDS = new Set(['description', 'procedureText', 'redSummary', 'blueSummary', 'remediationSteps']);
+
+/**
+ * One edit in one transaction: lock the test, check the edit rule against its current state, write only
+ * what really changes, with a timeline entry, an audit entry and an event.
+ */
+async function editTest(
+  services: Services,
+  principal: Principal,
+  id: string,
+  kind: EditKind,
+  changesFor: (uow: UnitOfWork, test: Test, now: Date) => Promise<Changes>,
+  query: TestQuery,
+) {
+  const rule = EDIT_RULES[kind];
+  return inTransaction(services, principal, async (uow) => {
+    const locked = await lockTest(uow, id);
+    const { test, now } = locked;
+    if (!rule.states.includes(test.state)) throw new NotAllowedInStateError('EDIT_NOT_ALLOWED', rule.what, test.state, rule.states);
+    const proposed = await changesFor(uow, test, now);
+    const changed = Object.entries(proposed).filter(([key, value]) => value !== undefined && !same(value, test[key as keyof Test]));
+    if (changed.length) {
+      await uow.tx.test.update({ where: { id }, data: { ...Object.fromEntries(changed), version: { increment: 1 } } });
+      const details = {
+        fields: changed.map(([key]) => camelToSnake(key)),
+        changes: Object.fromEntries(changed.filter(([key]) => !LONG_FIELDS.has(key)).map(([key, value]) => [camelToSnake(key), json(value)])),
+      };
+      await locked.record({ kind: rule.kind, details });
+      await uow.audit({ action: rule.audit, entityType: 'test', entityId: id, details });
+      uow.emit('test.changed', { testId: id, campaignId: test.campaignId, change: rule.kind });
+      const techniqueId = proposed.techniqueId as string | undefined;
+      if (techniqueId && techniqueId !== test.techniqueId) await recomputeCoverageOf(uow, [test.techniqueId, techniqueId], 'test_moved');
+    }
+    return uow.tx.test.findUniqueOrThrow({ ...query, where: { id } });
+  });
+}
+
+const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b);
+const json = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as Prisma.InputJsonValue | null));
+
+export function updateTest(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
+  const { assignedTo, ...fields } = parseInput(generalSchema, input ?? {});
+  return editTest(services, principal, id, 'general', async (uow) => {
+    if (fields.techniqueId) await assertTechnique(uow, fields.techniqueId);
+    if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+    return { ...fields, assignedToId: assignedTo };
+  }, query);
+}
+
+export function updateTestRed(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
+  const fields = parseInput(redSchema, input ?? {});
+  return editTest(services, principal, id, 'red', async () => fields, query);
+}
+
+export function updateTestBlue(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
+  const fields = parseInput(blueSchema, input ?? {});
+  return editTest(services, principal, id, 'blue', async () => fields, query);
+}
+
+/** Remediation after review; remediationCompletedAt follows the status into and out of completed. */
+export function updateTestRemediation(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
+  const { remediationAssignee, ...fields } = parseInput(remediationSchema, input ?? {});
+  return editTest(services, principal, id, 'remediation', async (uow, test, now) => {
+    if (remediationAssignee) await assertActiveUser(uow, remediationAssignee, 'remediation_assignee');
+    const changes: Changes = { ...fields, remediationAssigneeId: remediationAssignee };
+    if (fields.remediationStatus && fields.remediationStatus !== test.remediationStatus) {
+      changes.remediationCompletedAt = fields.remediationStatus === 'completed' ? now : null;
+    }
+    return changes;
+  }, query);
+}
+
+export function setTestClassification(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
+  const fields = parseInput(classificationSchema, input ?? {});
+  return editTest(services, principal, id, 'classification', async () => fields, query);
+}
