@@ -142,4 +142,13 @@ describe('catalog fields and filters', () => {
     ]);
     expect(read.body.status_global).toBe('in_progress');
   });
+
+  it('search takes its text literally: LIKE wildcards match only themselves', async () => {
+    await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'T9500', name: '100% coverage_check' } });
+    const search = async (text: string) =>
+      (await app.api('GET', `/techniques?search=${encodeURIComponent(text)}`, { token: admin })).body.map((t: any) => t.ttp_id);
+    expect(await search('_')).toEqual(['T9500']);
+    expect(await search('0%')).toEqual(['T9500']);
+    expect(await search('%x')).toEqual([]);
+  });
 });

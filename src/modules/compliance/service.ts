@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { escapeLike, likePattern } from '../../db/search.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
@@ -68,8 +69,6 @@ export interface ComplianceSummary {
 }
 
 const isUuid = (id: string) => z.guid().safeParse(id).success;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-const likePattern = (text: string) => `%${escapeLike(text)}%`;
 
 const filterSchema = z.object({
   status: z.enum(ControlCoverage).nullish(),

@@ -1,3 +1,4 @@
+import { containsText } from '../../db/search.ts';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
@@ -44,7 +45,7 @@ function whereOf(filter: unknown): Prisma.DefensiveTechniqueWhereInput {
   const conditions: Prisma.DefensiveTechniqueWhereInput[] = [];
   if (tactic) conditions.push({ tactic: { equals: tactic, mode: 'insensitive' } });
   if (search) {
-    const contains = { contains: search, mode: 'insensitive' } as const;
+    const contains = containsText(search);
     conditions.push({ OR: [{ d3fendId: contains }, { name: contains }, { definition: contains }] });
   }
   if (ttpId) conditions.push({ mappings: { some: { attackId: ttpId } } });

@@ -1,3 +1,4 @@
+import { containsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -74,7 +75,7 @@ export function ruleWhere(filter: DetectionRuleFilter): Prisma.DetectionRuleWher
   if (filter.severity) where.severity = filter.severity;
   if (filter.isActive != null) where.isActive = filter.isActive;
   if (filter.search) {
-    const contains = { contains: filter.search, mode: 'insensitive' } as const;
+    const contains = containsText(filter.search);
     where.OR = [{ title: contains }, { description: contains }, { externalId: contains }, { author: contains }];
   }
   return where;

@@ -1,3 +1,4 @@
+import { containsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -76,7 +77,7 @@ export async function listTechniques(services: Services, filter: TechniqueFilter
   if (filter.reviewRequired != null) and.push({ reviewRequired: filter.reviewRequired });
   if (filter.platform) and.push({ platforms: { hasSome: await platformSpellings(db, filter.platform) } });
   if (filter.search) {
-    const contains = { contains: filter.search, mode: 'insensitive' } as const;
+    const contains = containsText(filter.search);
     and.push({ OR: [{ ttpId: contains }, { name: contains }, { description: contains }] });
   }
   if (!filter.includeDeprecated) and.push({ revoked: false, deprecated: false });

@@ -1,3 +1,4 @@
+import { containsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -78,7 +79,7 @@ function templateWhere(filter: z.infer<typeof filterSchema>): Prisma.TestTemplat
   if (filter.ttpTechniqueId) where.ttpTechniqueId = { equals: filter.ttpTechniqueId, mode: 'insensitive' };
   if (filter.isActive != null) where.isActive = filter.isActive;
   if (filter.search) {
-    const contains = { contains: filter.search, mode: 'insensitive' } as const;
+    const contains = containsText(filter.search);
     where.OR = [{ name: contains }, { description: contains }, { ttpTechniqueId: contains }, { toolUsed: contains }, { procedure: contains }];
   }
   return where;

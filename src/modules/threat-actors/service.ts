@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
+import { likePattern } from '../../db/search.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
@@ -26,8 +27,6 @@ export type ThreatActorFilter = z.input<typeof filterSchema>;
 // Postgres accepts any 8-4-4-4-12 hex uuid, so do we.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GROUP_ID = /^G\d{4,}$/i;
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
  * Ids of actors whose name, an alias or the description contains `search`, or whose group id is `search`, in

@@ -1,3 +1,4 @@
+import { containsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import { assertPasswordAcceptable, hashPassword } from '../../auth/passwords.ts';
@@ -72,7 +73,7 @@ export async function listUsers(services: Services, filter: UserFilter, paging: 
   if (filter.role) where.role = filter.role;
   if (filter.isActive != null) where.isActive = filter.isActive;
   if (filter.search) {
-    const contains = { contains: filter.search, mode: 'insensitive' } as const;
+    const contains = containsText(filter.search);
     where.OR = [{ username: contains }, { email: contains }, { displayName: contains }];
   }
   const [items, total] = await Promise.all([
