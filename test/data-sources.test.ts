@@ -10,6 +10,7 @@ import type { EventOf } from '../src/events/types.ts';
 import { BullmqJobRunner } from '../src/jobs/bullmq.ts';
 import { createLogger } from '../src/logger.ts';
 import { DATA_SOURCE_DEFAULTS, DATA_SOURCE_KINDS } from '../src/modules/data-sources/defaults.ts';
+import type { DataSourceKind } from '../src/generated/prisma/enums.ts';
 import { ensureDataSources, updateDataSource } from '../src/modules/data-sources/service.ts';
 import { SyncInProgressError, syncDataSource } from '../src/modules/data-sources/sync.ts';
 import { createServices, type Services } from '../src/services.ts';
@@ -85,6 +86,10 @@ describe('data sources', () => {
     });
     const attack = sources.find((source) => source.kind === 'attack_enterprise');
     expect(attack).toMatchObject({ name: 'ATT&CK Enterprise', schedule: '0 3 * * 0', location: '/nonexistent/enterprise-attack.json' });
+    // Each source shows the licence and attribution notice of its data.
+    expect(sigma.licence).toMatchObject({ name: 'DRL-1.1', url: 'https://github.com/SigmaHQ/Detection-Rule-License' });
+    expect(attack.licence.notice).toContain('The MITRE Corporation');
+    for (const source of sources) expect(source.licence).toEqual(DATA_SOURCE_DEFAULTS[source.kind as DataSourceKind].licence);
     // The first scheduled run is the next cron occurrence, never "now".
     for (const source of sources) expect(new Date(source.next_run_time).getTime()).toBeGreaterThan(Date.now());
   });

@@ -3,7 +3,7 @@ import { dataSourceRoles } from './permissions.ts';
 
 const RUN_FIELDS = `id trigger status started_at: startedAt finished_at: finishedAt changes error triggered_by: triggeredById`;
 const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error last_run_at: lastRunAt last_success_at: lastSuccessAt
-  item_counts: itemCounts next_run_time: nextRunTime last_run: lastRun { ${RUN_FIELDS} } created_at: createdAt updated_at: updatedAt`;
+  item_counts: itemCounts licence { name url notice } next_run_time: nextRunTime last_run: lastRun { ${RUN_FIELDS} } created_at: createdAt updated_at: updatedAt`;
 
 export const dataSourcesRoutes: Route[] = [
   {

@@ -4,6 +4,7 @@ import type { DataSource, DataSourceRun } from '../../generated/prisma/client.ts
 import { DataSourceKind, SyncStatus } from '../../generated/prisma/enums.ts';
 import type { ScheduledJob } from '../../jobs/types.ts';
 import { pageType } from '../../graphql/pagination.ts';
+import { DATA_SOURCE_DEFAULTS, type DataLicence } from './defaults.ts';
 import { scheduledSyncs } from './service.ts';
 
 export const DataSourceKindEnum = builder.enumType(DataSourceKind, { name: 'DataSourceKind', description: 'The external feeds Violet imports.' });
@@ -31,6 +32,15 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
   }),
 });
 
+const DataLicenceType = builder.objectRef<DataLicence>('DataLicence').implement({
+  description: 'The licence of a feed\'s data, and the notice shown with it.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    url: t.exposeString('url'),
+    notice: t.exposeString('notice'),
+  }),
+});
+
 export const DataSourceType = builder.prismaObject('DataSource', {
   description: 'An external knowledge feed: where it is read from, when it syncs, how the last sync went.',
   fields: (t) => ({
@@ -47,6 +57,11 @@ export const DataSourceType = builder.prismaObject('DataSource', {
     itemCounts: t.expose('itemCounts', { type: 'JSON', description: 'Items held after the last successful sync, by kind of item.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    licence: t.field({
+      type: DataLicenceType,
+      description: 'Licence and attribution notice of the data this source imports.',
+      resolve: (source) => DATA_SOURCE_DEFAULTS[source.kind].licence,
+    }),
     nextRunTime: t.field({
       type: 'DateTime',
       nullable: true,
@@ -68,7 +83,6 @@ export const DataSourceType = builder.prismaObject('DataSource', {
 export const DataSourceRunPage = pageType('DataSourceRunPage', DataSourceRunType);
 
 export const DataSourceSyncRequestType = builder
-  
   .objectRef<{ dataSource: DataSource; run: DataSourceRun; jobId: string }>('DataSourceSyncRequest')
   .implement({
     description: 'A sync queued as a background job.',
