@@ -5,7 +5,8 @@
  *   npx tsx scripts/bench-attack-sync.ts [directory | bundle.json ...]
  *
  * A directory must hold enterprise-attack-17.1.trimmed.json and enterprise-attack-18.1.json (default
- * /work/shared/data/attack); bundle paths or URLs given instead are synced in the order given.
+ * $REFERENCE_DATA_DIR/attack, else /work/shared/data/attack); bundle paths or URLs given instead are synced in
+ * the order given.
  * The server is BENCH_POSTGRES_URL, else TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/postgres.
  */
 import { randomBytes } from 'node:crypto';
@@ -20,7 +21,7 @@ import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { createServices } from '../src/services.ts';
 
 const SERVER = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const DEFAULT_DIRECTORY = '/work/shared/data/attack';
+const DEFAULT_DIRECTORY = join(process.env.REFERENCE_DATA_DIR ?? '/work/shared/data', 'attack');
 
 async function locations(args: string[]): Promise<string[]> {
   const [first = DEFAULT_DIRECTORY] = args;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../src/events/types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const DATA = '/work/shared/data/attack';
+const DATA = referenceData('attack');
 const V17 = `${DATA}/enterprise-attack-17.1.trimmed.json`;
 const V18 = `${DATA}/enterprise-attack-18.1.json`;
 /** The shared data README's "Sync test facts, 17.1 → 18.1". */
@@ -40,8 +39,7 @@ async function readBundle(path: string) {
 }
 
 let app: TestApp;
-let files: Server;
-let filesUrl: string;
+let files: FileServer;
 let admin: string;
 let v17: Awaited<ReturnType<typeof readBundle>>;
 let v18: Awaited<ReturnType<typeof readBundle>>;
@@ -73,14 +71,10 @@ const latestAudit = () =>
   app.services.prisma.auditLog.findFirstOrThrow({ where: { action: 'sync_attack_catalog' }, orderBy: { timestamp: 'desc' } });
 
 beforeAll(async () => {
-  files = createServer((req, res) => {
-    const path = { '/17.1.json': V17, '/18.1.json': V18 }[req.url ?? ''];
-    if (!path) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    createReadStream(path).pipe(res);
-  }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => files.once('listening', resolve));
-  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  files = await serveFiles((path) => {
+    const file = ({ '/17.1.json': V17, '/18.1.json': V18 } as Record<string, string>)[path];
+    return file ? readFile(file) : undefined;
+  });
 
   [app, v17, v18] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false' }), readBundle(V17), readBundle(V18)]);
   admin = await app.tokenFor('admin');
@@ -97,7 +91,7 @@ beforeAll(async () => {
   customId = custom.body.id;
 
   // ATT&CK 17.1 served over HTTP, through GraphQL.
-  await setSource(`${filesUrl}/17.1.json`);
+  await setSource(`${files.url}/17.1.json`);
   first = await syncOverGraphql();
 
   const revoked = await app.services.prisma.technique.findFirstOrThrow({ where: { revoked: true }, orderBy: { ttpId: 'asc' } });
@@ -115,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  files?.close();
+  await files?.close();
 });
 
 describe('ATT&CK Enterprise catalog sync', () => {
@@ -264,7 +258,7 @@ describe('ATT&CK Enterprise catalog sync', () => {
       const graphql = await app.graphql('mutation { syncTtp { new } }', {}, token);
       expect(graphql.errors?.[0].extensions.code).toBe('FORBIDDEN');
     }
-    await setSource(`${filesUrl}/missing.json`);
+    await setSource(`${files.url}/missing.json`);
     expect(await app.api('POST', '/system/sync-ttp', { token: admin })).toMatchObject({ status: 502, body: { code: 'SOURCE_UNAVAILABLE' } });
     await setSource(`${DATA}/attack-stix-data-index.json`);
     const notBundle = await app.api('POST', '/system/sync-ttp', { token: admin });

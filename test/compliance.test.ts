@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
@@ -8,8 +6,10 @@ import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { importCsaCcm, importNist80053 } from '../src/modules/compliance/importer.ts';
 import type { Importer, ImportReport } from '../src/modules/data-sources/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const CTID_DIR = '/work/shared/data/ctid';
+const CTID_DIR = referenceData('ctid');
 const NIST_FILE = 'nist_800_53-rev5_attack-16.1-enterprise.json';
 const CSA_FILE = 'csa_ccm-4.1_attack-17.1-enterprise.json';
 
@@ -82,8 +82,7 @@ const controlsWith = (expected: ReturnType<typeof expectedOf>, status: string) =
 
 let app: TestApp;
 let viewer: string;
-let files: Server;
-let filesUrl: string;
+let files: FileServer;
 const served = new Map<string, string>([
   [`/${NIST_FILE}`, nist.text],
   [`/${CSA_FILE}`, csa.text],
@@ -98,16 +97,10 @@ beforeAll(async () => {
   for (const { ttpId, statusGlobal, ...rest } of CATALOG) {
     await app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, statusGlobal, revoked: 'revoked' in rest } });
   }
-  files = createServer((req, res) => {
-    const body = served.get(req.url ?? '');
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(body ?? '{}');
-  });
-  files.listen(0, '127.0.0.1');
-  await new Promise((resolve) => files.once('listening', resolve));
-  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  files = await serveFiles((path) => served.get(path));
 });
 afterAll(async () => {
-  await new Promise((resolve) => files?.close(resolve));
+  await files?.close();
   await app?.close();
 });
 
@@ -143,7 +136,7 @@ describe('CTID Mappings Explorer import', () => {
   });
 
   it('imports CSA CCM over HTTP, keeping controls CTID marks non-mappable and joining the comments of repeated rows', async () => {
-    const report = await run(importCsaCcm, `${filesUrl}/${CSA_FILE}`);
+    const report = await run(importCsaCcm, `${files.url}/${CSA_FILE}`);
     expect(report.counts).toEqual({ controls: 204, mappings: csa.mappings.size, attack_ids: 213 });
     expect(report.changes.rows).toEqual({ read: 940, non_mappable: 148, invalid: 0 });
     const framework = await app.services.prisma.complianceFramework.findUniqueOrThrow({ where: { key: 'csa_ccm' } });
@@ -162,7 +155,7 @@ describe('CTID Mappings Explorer import', () => {
   });
 
   it('a second run, by the other way of reading, changes nothing', async () => {
-    const nistAgain = await run(importNist80053, `${filesUrl}/${NIST_FILE}`);
+    const nistAgain = await run(importNist80053, `${files.url}/${NIST_FILE}`);
     expect(nistAgain.changes.controls).toEqual({ new: 0, updated: 0, unchanged: 109, removed: 0 });
     expect(nistAgain.changes.mappings).toEqual({ new: 0, updated: 0, unchanged: nist.mappings.size, removed: 0 });
     expect(nistAgain.changes.framework).toEqual({ new: 0, updated: 0, unchanged: 1, removed: 0 });
@@ -176,7 +169,7 @@ describe('CTID Mappings Explorer import', () => {
     const edited = changed.mapping_objects.find((object: MappingObject) => object.capability_id === 'CM-03' && object.attack_object_id === 'T1666')!;
     edited.comments = 'Reviewed wording.';
     served.set('/changed.json', JSON.stringify(changed));
-    const report = await run(importNist80053, `${filesUrl}/changed.json`);
+    const report = await run(importNist80053, `${files.url}/changed.json`);
     const sc05 = nist.attackIdsOf.get('SC-05')!.size;
     expect(report.changes.controls).toEqual({ new: 0, updated: 0, unchanged: 108, removed: 1 });
     expect(report.changes.mappings).toEqual({ new: 0, updated: 1, unchanged: nist.mappings.size - sc05 - 1, removed: sc05 });
@@ -188,8 +181,8 @@ describe('CTID Mappings Explorer import', () => {
 
   it('a file of another framework, or no file, is refused without touching the data', async () => {
     await expect(run(importNist80053, join(CTID_DIR, CSA_FILE))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: expect.stringContaining('expected a nist_800_53') });
-    await expect(run(importCsaCcm, `${filesUrl}/missing.json`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
-    await expect(run(importCsaCcm, '/work/shared/data/d3fend/d3fend-1.2.0-techniques.csv')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    await expect(run(importCsaCcm, `${files.url}/missing.json`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    await expect(run(importCsaCcm, referenceData('d3fend', 'd3fend-1.2.0-techniques.csv'))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     expect(await app.services.prisma.complianceMapping.count()).toBe(nist.mappings.size + csa.mappings.size);
   });
 });
@@ -342,7 +335,7 @@ describe('against the real ATT&CK 18.1 catalog', () => {
     const catalogApp = await startTestApp();
     try {
       const context = { services: catalogApp.services, actor: SYSTEM_ACTOR, log: catalogApp.services.log };
-      await importAttackEnterprise({ ...context, location: '/work/shared/data/attack/enterprise-attack-18.1.json' });
+      await importAttackEnterprise({ ...context, location: referenceData('attack', 'enterprise-attack-18.1.json') });
       await importNist80053({ ...context, location: join(CTID_DIR, NIST_FILE) });
       await importCsaCcm({ ...context, location: join(CTID_DIR, CSA_FILE) });
       const token = await catalogApp.tokenFor('viewer');

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import type { ImportReport } from '../src/modules/data-sources/importer.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { importD3fend } from '../src/modules/countermeasures/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { countQueries } from './helpers/queries.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const D3FEND_DIR = '/work/shared/data/d3fend';
+const D3FEND_DIR = referenceData('d3fend');
 const MAPPINGS_FILE = 'd3fend-1.2.0-attack-mappings.csv';
 const TECHNIQUES_FILE = 'd3fend-1.2.0-techniques.csv';
 const MAPPINGS_PATH = join(D3FEND_DIR, MAPPINGS_FILE);
@@ -49,8 +49,7 @@ const CATALOG = [
 
 let app: TestApp;
 let viewer: string;
-let files: Server;
-let filesUrl: string;
+let files: FileServer;
 const served = new Map<string, string>();
 
 const runImport = (location: string): Promise<ImportReport> =>
@@ -63,16 +62,10 @@ beforeAll(async () => {
   served.set(`/full/${MAPPINGS_FILE}`, mappingText);
   served.set(`/full/${TECHNIQUES_FILE}`, readFileSync(join(D3FEND_DIR, TECHNIQUES_FILE), 'utf8'));
   served.set(`/mappings-only/${MAPPINGS_FILE}`, mappingText);
-  files = createServer((req, res) => {
-    const body = served.get(req.url ?? '');
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/csv' }).end(body ?? 'not found');
-  });
-  files.listen(0, '127.0.0.1');
-  await new Promise((resolve) => files.once('listening', resolve));
-  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  files = await serveFiles((path) => served.get(path));
 });
 afterAll(async () => {
-  await new Promise((resolve) => files?.close(resolve));
+  await files?.close();
   await app?.close();
 });
 
@@ -112,7 +105,7 @@ describe('D3FEND import', () => {
   });
 
   it('over HTTP: the same files change nothing; a changed file updates, removes and adds mappings', async () => {
-    const same = await runImport(`${filesUrl}/full/${MAPPINGS_FILE}`);
+    const same = await runImport(`${files.url}/full/${MAPPINGS_FILE}`);
     expect(same.changes.mappings).toEqual({ new: 0, updated: 0, unchanged: 4910, removed: 0 });
 
     // Drop every row of T1001.001, drop one artifact path of a multi-path pair, and add a pair.
@@ -128,7 +121,7 @@ describe('D3FEND import', () => {
     served.set(`/changed/${TECHNIQUES_FILE}`, served.get(`/full/${TECHNIQUES_FILE}`)!);
 
     const removedPairs = pairsOf((_d3fendId, attackId) => attackId === 'T1001.001').length;
-    const changed = await runImport(`${filesUrl}/changed/${MAPPINGS_FILE}`);
+    const changed = await runImport(`${files.url}/changed/${MAPPINGS_FILE}`);
     expect(changed.changes.mappings).toEqual({ new: 1, updated: 1, unchanged: 4910 - removedPairs - 1, removed: removedPairs });
     expect(changed.counts).toEqual({ defensive_techniques: 248, mappings: 4910 - removedPairs + 1, attack_ids: 419 });
     const updated = await app.services.prisma.countermeasureMapping.findFirstOrThrow({
@@ -142,19 +135,19 @@ describe('D3FEND import', () => {
   });
 
   it('without a techniques file next to the mappings, the technique list is derived from the mapping rows', async () => {
-    const derived = await runImport(`${filesUrl}/mappings-only/${MAPPINGS_FILE}`);
+    const derived = await runImport(`${files.url}/mappings-only/${MAPPINGS_FILE}`);
     expect(derived.counts).toEqual({ defensive_techniques: mappedD3fendIds.size, mappings: 4910, attack_ids: 419 });
     expect(derived.changes.defensive_techniques).toMatchObject({ new: 0, removed: 248 - mappedD3fendIds.size });
-    const back = await runImport(`${filesUrl}/full/${MAPPINGS_FILE}`);
+    const back = await runImport(`${files.url}/full/${MAPPINGS_FILE}`);
     expect(back.changes.defensive_techniques).toMatchObject({ new: 248 - mappedD3fendIds.size, removed: 0 });
     expect(back.counts).toEqual({ defensive_techniques: 248, mappings: 4910, attack_ids: 419 });
   });
 
   it('an unreachable or wrong source fails without touching the catalog', async () => {
-    await expect(runImport(`${filesUrl}/missing/${MAPPINGS_FILE}`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    await expect(runImport(`${files.url}/missing/${MAPPINGS_FILE}`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     await expect(runImport(join(D3FEND_DIR, TECHNIQUES_FILE))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     served.set('/official/d3fend-full-mappings.csv', 'def_tech_label,def_artifact_rel_label,def_artifact_label,off_tech_id,def_tech\nNetwork Traffic Filtering,filters,Network Traffic,T1001.001,http://d3fend.mitre.org/ontologies/d3fend.owl#NetworkTrafficFiltering\n');
-    await expect(runImport(`${filesUrl}/official/d3fend-full-mappings.csv`)).rejects.toMatchObject({ message: expect.stringContaining("D3FEND's inferred export") });
+    await expect(runImport(`${files.url}/official/d3fend-full-mappings.csv`)).rejects.toMatchObject({ message: expect.stringContaining("D3FEND's inferred export") });
     expect(await app.services.prisma.countermeasureMapping.count()).toBe(4910);
   });
 });
@@ -241,14 +234,9 @@ describe('countermeasure endpoints', () => {
     const byTtpId = Object.fromEntries(answer.data.techniques.map((technique: any) => [technique.ttpId, technique.countermeasures.map((item: any) => item.d3fendId)]));
     for (const { ttpId } of CATALOG) expect(byTtpId[ttpId]).toEqual(pairsOf((_d3fendId, attackId) => attackId === ttpId).map(([d3fendId]) => d3fendId).sort());
 
-    const queries = vi.spyOn(pg.Client.prototype, 'query');
-    await app.graphql(document, {}, viewer);
-    const withFour = queries.mock.calls.length;
+    const withFour = await countQueries(() => app.graphql(document, {}, viewer));
     for (let index = 0; index < 20; index += 1) await app.services.prisma.technique.create({ data: { ttpId: `T8${String(index).padStart(3, '0')}`, name: 'Extra' } });
-    queries.mockClear();
-    await app.graphql(document, {}, viewer);
-    const withTwentyFour = queries.mock.calls.length;
-    queries.mockRestore();
+    const withTwentyFour = await countQueries(() => app.graphql(document, {}, viewer));
     expect(withFour).toBeGreaterThan(0);
     expect(withTwentyFour).toBe(withFour);
     await app.services.prisma.technique.deleteMany({ where: { ttpId: { startsWith: 'T8' } } });
@@ -263,7 +251,7 @@ describe('against the real ATT&CK 18.1 catalog', () => {
     const catalogApp = await startTestApp();
     try {
       const context = { services: catalogApp.services, actor: SYSTEM_ACTOR, log: catalogApp.services.log };
-      await importAttackEnterprise({ ...context, location: '/work/shared/data/attack/enterprise-attack-18.1.json' });
+      await importAttackEnterprise({ ...context, location: referenceData('attack', 'enterprise-attack-18.1.json') });
       await importD3fend({ ...context, location: MAPPINGS_PATH });
       const token = await catalogApp.tokenFor('viewer');
       const seen = new Map<string, { inCatalog: boolean; revoked: boolean; deprecated: boolean }>();

@@ -18,8 +18,9 @@ import { SourceUnavailableError } from '../src/sources/location.ts';
 import { jobDefinitions } from '../workers/definitions.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/database.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const SIGMA_RULES = '/work/shared/data/sigma/rules';
+const SIGMA_RULES = referenceData('sigma', 'rules');
 const SIGMA_RULE_COUNT = 200;
 const SIGMA_TECHNIQUE_COUNT = 144;
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +7,11 @@ import { parse } from 'yaml';
 import type { TestState } from '../src/generated/prisma/enums.ts';
 import { importSigma } from '../src/modules/detection-rules/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { countQueries } from './helpers/queries.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const SIGMA_DIR = '/work/shared/data/sigma';
+const SIGMA_DIR = referenceData('sigma');
 const RULES_DIR = join(SIGMA_DIR, 'rules');
 
 /** What the sample holds, read here straight from the files (independently of the importer). */
@@ -47,8 +48,7 @@ const byId = new Map(sample.map((rule) => [rule.id, rule]));
 let app: TestApp;
 let admin: string;
 let blueLead: string;
-let server: Server;
-let baseUrl: string;
+let server: FileServer;
 /** Archives the local HTTP server answers, by path. */
 const archives = new Map<string, Uint8Array>();
 
@@ -67,17 +67,10 @@ beforeAll(async () => {
   app = await startTestApp();
   admin = await app.tokenFor('admin');
   blueLead = await app.tokenFor('blue_lead');
-  server = createServer((req, res) => {
-    const body = archives.get(req.url ?? '');
-    if (!body) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': 'application/zip', 'content-length': body.byteLength }).end(body);
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveFiles((path) => archives.get(path));
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await app.close();
 });
 
@@ -135,14 +128,14 @@ describe('Sigma import', () => {
 
   it('reads a zip archive over HTTP: same rules, skips rules without id, deactivates rules gone upstream and brings them back', async () => {
     archives.set('/all/sigma_all_rules.zip', zipOf(sample));
-    const same = await importFrom(`${baseUrl}/all/sigma_all_rules.zip`);
+    const same = await importFrom(`${server.url}/all/sigma_all_rules.zip`);
     expect(same.changes.rules).toMatchObject({ new: 0, updated: 0, unchanged: 200, deactivated: 0 });
 
     const [goneA, goneB, goneC, changed, ...kept] = sample;
     const raised = { ...changed, raw: changed.raw.replace(/^level: \w+$/m, 'level: informational') };
     const withoutId = sample[10].raw.replace(/^id: .*$/m, '').replace(/^title: .*$/m, 'title: Copy without id');
     archives.set('/partial/sigma_all_rules.zip', zipOf([raised, ...kept], { 'rules/windows/no_id.yml': withoutId, 'rules/windows/broken.yml': 'title: [unclosed' }));
-    const partial = await importFrom(`${baseUrl}/partial/sigma_all_rules.zip`);
+    const partial = await importFrom(`${server.url}/partial/sigma_all_rules.zip`);
     expect(partial.changes.rules).toEqual({ new: 0, updated: 1, unchanged: 196, deactivated: 3, reactivated: 0, skipped: 2 });
     expect(partial.changes.skipped_rules).toEqual({ without_id: ['rules/windows/no_id.yml'], invalid: ['rules/windows/broken.yml'], duplicate_id: [] });
     expect([...(partial.changes.deactivated_rules.external_ids as string[])].sort()).toEqual([goneA.id, goneB.id, goneC.id].sort());
@@ -151,7 +144,7 @@ describe('Sigma import', () => {
     expect(deactivated.map((rule) => rule.externalId).sort()).toEqual([goneA.id, goneB.id, goneC.id].sort());
     expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({ severity: 'informational' });
 
-    const restored = await importFrom(`${baseUrl}/all/sigma_all_rules.zip`);
+    const restored = await importFrom(`${server.url}/all/sigma_all_rules.zip`);
     expect(restored.changes.rules).toMatchObject({ new: 0, updated: 4, reactivated: 3, deactivated: 0 });
     expect(restored.counts).toEqual({ rules: 200, techniques: 144 });
     expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({ severity: changed.level });
@@ -159,7 +152,7 @@ describe('Sigma import', () => {
 
   it('links rules at the release tag named by a release-asset URL', async () => {
     archives.set('/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip', zipOf(sample));
-    const location = `${baseUrl}/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip`;
+    const location = `${server.url}/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip`;
     expect((await importFrom(location)).changes.rules).toMatchObject({ updated: 200 });
     const rule = await app.services.prisma.detectionRule.findFirst({ where: { externalId: '238527ad-3c2c-4e4f-a1f6-92fd63adb864' } });
     expect(rule?.sourceUrl).toBe('https://github.com/SigmaHQ/sigma/blob/r2026-04-01/rules/category/antivirus/av_exploiting.yml');
@@ -167,11 +160,11 @@ describe('Sigma import', () => {
   });
 
   it('refuses unreachable, non-zip and empty sources without touching the rules', async () => {
-    await expect(importFrom(`${baseUrl}/missing.zip`)).rejects.toMatchObject({ status: 502, code: 'SOURCE_UNAVAILABLE' });
+    await expect(importFrom(`${server.url}/missing.zip`)).rejects.toMatchObject({ status: 502, code: 'SOURCE_UNAVAILABLE' });
     archives.set('/not-a-zip.zip', new TextEncoder().encode('<html>moved</html>'));
-    await expect(importFrom(`${baseUrl}/not-a-zip.zip`)).rejects.toMatchObject({ status: 502, code: 'SOURCE_UNAVAILABLE' });
+    await expect(importFrom(`${server.url}/not-a-zip.zip`)).rejects.toMatchObject({ status: 502, code: 'SOURCE_UNAVAILABLE' });
     archives.set('/empty.zip', zipSync({ 'README.md': new TextEncoder().encode('nothing') }));
-    await expect(importFrom(`${baseUrl}/empty.zip`)).rejects.toMatchObject({ status: 502 });
+    await expect(importFrom(`${server.url}/empty.zip`)).rejects.toMatchObject({ status: 502 });
     expect(await app.services.prisma.detectionRule.count({ where: { source: 'sigma', isActive: true } })).toBe(200);
   });
 });
@@ -306,7 +299,7 @@ describe('detection rules over REST and GraphQL', () => {
     const rule = await app.services.prisma.detectionRule.findFirstOrThrow({ where: { externalId: '238527ad-3c2c-4e4f-a1f6-92fd63adb864' } });
     const edited = await app.api('PATCH', `/detection-rules/${rule.id}`, { token: blueLead, body: { severity: 'low', title: 'Tuned AV alert' } });
     expect(edited.body).toMatchObject({ severity: 'low', title: 'Tuned AV alert', source: 'sigma', external_id: '238527ad-3c2c-4e4f-a1f6-92fd63adb864', author: rule.author });
-    const report = await importFrom(`${baseUrl}/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip`);
+    const report = await importFrom(`${server.url}/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip`);
     expect(report.changes.rules).toMatchObject({ new: 0, updated: 1, unchanged: 199 });
     expect((await app.api('GET', `/detection-rules/${rule.id}`, { token: blueLead })).body).toMatchObject({ severity: 'critical', title: 'Antivirus Exploitation Framework Detection' });
   });
@@ -319,16 +312,11 @@ describe('detection rules over REST and GraphQL', () => {
       ],
     });
     const viewer = await app.tokenFor('viewer');
-    const delegate = app.services.prisma.detectionRule;
-    const findMany = delegate.findMany;
-    let ruleQueries = 0;
-    delegate.findMany = ((...args: Parameters<typeof findMany>) => {
-      ruleQueries += 1;
-      return findMany.apply(delegate, args);
-    }) as typeof findMany;
-    const result = await app.graphql('{ techniques { ttpId detectionRules { externalId author license } } }', {}, viewer).finally(() => {
-      delegate.findMany = findMany;
-    });
+    let result: any;
+    const ruleQueries = await countQueries(
+      async () => (result = await app.graphql('{ techniques { ttpId detectionRules { externalId author license } } }', {}, viewer)),
+      /\bFROM "public"\."detection_rules"/,
+    );
     expect(ruleQueries).toBe(1);
     const listed = Object.fromEntries(result.data.techniques.map((technique: any) => [technique.ttpId, technique.detectionRules]));
     for (const ttpId of ['T1203', 'T1219.002']) {

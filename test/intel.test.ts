@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoverageStatus } from '../src/generated/prisma/enums.ts';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries } from './helpers/queries.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
 let app: TestApp;
 let admin: string;
@@ -33,22 +34,6 @@ async function addUses(pairs: [actor: string, ttpId: string][]) {
 const scan = (token = admin) => app.api('POST', '/system/run-intel-scan', { token });
 const flagged = async () =>
   (await app.services.prisma.technique.findMany({ where: { reviewRequired: true }, orderBy: { ttpId: 'asc' }, select: { ttpId: true } })).map((row) => row.ttpId);
-
-/** Counts the SQL statements the server sends while `work` runs (the server runs in this process). */
-async function countQueries(work: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query;
-  let count = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    count++;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return count;
-}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -263,7 +248,7 @@ describe('intel scan', () => {
 });
 
 describe('intel scan over a real catalog sync', () => {
-  const ATTACK = '/work/shared/data/attack';
+  const ATTACK = referenceData('attack');
   let catalogApp: TestApp;
 
   interface StixObject {

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { importAtomicRedTeam } from '../src/modules/test-templates/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { referenceData } from './helpers/reference-data.ts';
 
-const DATA = '/work/shared/data/atomic-red-team';
+const DATA = referenceData('atomic-red-team');
 const ATOMICS = join(DATA, 'atomics');
 const GSECDUMP = '96345bfc-8ae7-4b6a-80b7-223200f24ef9';
 const NPPSPY = '9e2173c0-ba26-4cdf-b0ed-8c54b27e3ad6';
@@ -32,37 +32,29 @@ const upstream = (() => {
 
 /** A local mirror of the upstream `atomics/` layout, with per-path overrides standing for upstream edits. */
 const overrides = new Map<string, string | null>();
-let mirror: Server;
+let mirror: FileServer;
 let mirrorUrl: string;
 
-function startMirror() {
-  mirror = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url!, 'http://mirror').pathname);
-    const file =
-      path === '/atomics/Indexes/Indexes-CSV/index.csv'
-        ? join(DATA, 'index.csv')
-        : /^\/atomics\/(T[\d.]+)\/\1\.yaml$/.test(path)
-          ? join(DATA, path)
-          : null;
-    const override = overrides.get(path);
-    let body: string | null = override !== undefined ? override : null;
-    if (override === undefined && file) {
-      try {
-        body = readFileSync(file, 'utf8');
-      } catch {
-        body = null;
-      }
-    }
-    if (body === null) res.writeHead(404).end('not found');
-    else res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
-  });
-  mirror.listen(0, '127.0.0.1');
-  return new Promise<void>((resolve) =>
-    mirror.once('listening', () => {
-      mirrorUrl = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}/atomics`;
-      resolve();
-    }),
-  );
+function mirrored(path: string): string | null {
+  const override = overrides.get(path);
+  if (override !== undefined) return override;
+  const file =
+    path === '/atomics/Indexes/Indexes-CSV/index.csv'
+      ? join(DATA, 'index.csv')
+      : /^\/atomics\/(T[\d.]+)\/\1\.yaml$/.test(path)
+        ? join(DATA, path)
+        : null;
+  if (!file) return null;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function startMirror() {
+  mirror = await serveFiles(mirrored, { contentType: 'text/plain' });
+  mirrorUrl = `${mirror.url}/atomics`;
 }
 
 let app: TestApp;
@@ -74,7 +66,7 @@ beforeAll(async () => {
   [app] = await Promise.all([startTestApp(), startMirror()]);
 });
 afterAll(async () => {
-  await new Promise((resolve) => mirror.close(resolve));
+  await mirror.close();
   await app.close();
 });
 

@@ -3,8 +3,8 @@ import type { EventEmitter } from 'node:events';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { PrismaClient } from '../src/db/client.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries } from './helpers/queries.ts';
 import { activeUserIds, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
 
 let app: TestApp;
@@ -186,32 +186,14 @@ describe('reading tests over GraphQL', () => {
     for (let index = 0; index < 12; index++) {
       await createTest(app, [t.red_lead, t.blue_lead, t.admin][index % 3], target.id, { assigned_to: [t.red_tech.id, t.blue_tech.id][index % 2], platform: 'linux' });
     }
-    const real = app.services.prisma;
-    let operations = 0;
-    const counting = real.$extends({
-      query: {
-        async $allOperations({ args, query }) {
-          operations++;
-          return query(args);
-        },
-      },
-    }) as unknown as PrismaClient;
+    const document = `query ($filter: TestFilter, $limit: Int) { tests(filter: $filter, limit: $limit) {
+      total items { id technique { ttpId tests { id } } createdBy { username } assignedTo { username } remediationAssignee { id } }
+    } }`;
     const listed = async (limit: number) => {
-      operations = 0;
-      app.services.prisma = counting;
-      try {
-        const result = await app.graphql(
-          `query ($filter: TestFilter, $limit: Int) { tests(filter: $filter, limit: $limit) {
-            total items { id technique { ttpId tests { id } } createdBy { username } assignedTo { username } remediationAssignee { id } }
-          } }`,
-          { filter: { techniqueId: target.id, platform: 'LINUX' }, limit },
-          t.viewer.token,
-        );
-        expect(result.errors).toBeUndefined();
-        return { page: result.data.tests, operations };
-      } finally {
-        app.services.prisma = real;
-      }
+      let result: any;
+      const statements = await countQueries(async () => (result = await app.graphql(document, { filter: { techniqueId: target.id, platform: 'LINUX' }, limit }, t.viewer.token)));
+      expect(result.errors).toBeUndefined();
+      return { page: result.data.tests, statements };
     };
     const small = await listed(3);
     const large = await listed(12);
@@ -219,7 +201,7 @@ describe('reading tests over GraphQL', () => {
     expect(large.page.items).toHaveLength(12);
     expect(large.page.items[0]).toMatchObject({ technique: { ttpId: target.ttpId }, createdBy: { username: expect.any(String) }, assignedTo: { username: expect.any(String) } });
     expect(large.page.items[0].technique.tests).toHaveLength(12);
-    expect(large.operations).toBe(small.operations);
+    expect(large.statements).toBe(small.statements);
   });
 
   it('Technique.tests lists a technique\'s tests oldest first', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries } from './helpers/queries.ts';
 
 let app: TestApp;
 let viewer: string;
@@ -35,22 +35,6 @@ async function actor(data: {
     },
   });
   ids[data.externalId] = row.id;
-}
-
-/** Counts the SQL statements the server sends while `work` runs (the server runs in this process). */
-async function countQueries(work: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query;
-  let count = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    count++;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return count;
 }
 
 beforeAll(async () => {
