@@ -15,9 +15,16 @@ import { detectionRulesRoutes } from '../src/modules/detection-rules/routes.ts';
 import { testsRoutes } from '../src/modules/tests/routes.ts';
 import { evidenceRoutes } from '../src/modules/evidence/routes.ts';
 import { dataSourcesRoutes } from '../src/modules/data-sources/routes.ts';
+import { campaignsRoutes } from '../src/modules/campaigns/routes.ts';
+import { metricsRoutes } from '../src/modules/metrics/routes.ts';
+import { scoresRoutes } from '../src/modules/scores/routes.ts';
+import { snapshotsRoutes } from '../src/modules/snapshots/routes.ts';
+import { riskRoutes } from '../src/modules/risk/routes.ts';
+import { reportsRoutes } from '../src/modules/reports/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
 export const routes: readonly Route[] = [...authRoutes, ...userRoutes, ...apiKeyRoutes, ...techniqueRoutes, ...notificationRoutes, ...auditRoutes, ...systemRoutes,
   ...catalogRoutes, ...threatActorsRoutes, ...intelRoutes, ...countermeasuresRoutes, ...complianceRoutes, ...testTemplatesRoutes, ...detectionRulesRoutes, ...testsRoutes, ...evidenceRoutes, ...dataSourcesRoutes,
+  ...campaignsRoutes, ...metricsRoutes, ...scoresRoutes, ...snapshotsRoutes, ...riskRoutes, ...reportsRoutes,
 ];

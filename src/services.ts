@@ -10,6 +10,7 @@ import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { connectRedis, type Redis } from './redis.ts';
 import { createStorage, type Storage } from './storage/index.ts';
+import { createResultCache, type ResultCache } from './cache.ts';
 import { jobDefinitions } from '../workers/definitions.ts';
 
 /** Everything a request, a job or a script needs, created once per process. */
@@ -25,6 +26,8 @@ export interface Services {
   jobs: JobRunner;
   /** Evidence files: S3-compatible object storage or DATA_DIR/evidence, and the signer of download links. */
   storage: Storage;
+  /** Cached analytics (5-minute results), shared through Redis when configured. */
+  cache: ResultCache;
   redis?: Redis;
   close(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     }),
     jobs: undefined as unknown as JobRunner,
     storage: await createStorage(config, log),
+    cache: createResultCache(bus, log, redis, config.REDIS_PREFIX),
     redis,
     async close() {
       await services.jobs.close();

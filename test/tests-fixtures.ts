@@ -29,6 +29,11 @@ export async function technique(app: TestApp, ttpId = `T${9000 + Math.floor(Math
   return app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution' } });
 }
 
+/** A campaign row to attach tests to (created directly: campaigns have their own tests). */
+export async function campaign(app: TestApp, owner: Member) {
+  return app.services.prisma.campaign.create({ data: { name: `Campaign ${randomBytes(3).toString('hex')}`, createdById: owner.id } });
+}
+
 export async function createTest(app: TestApp, who: Member, techniqueId: string, extra: Record<string, unknown> = {}) {
   const response = await app.api('POST', '/tests', { token: who.token, body: { technique_id: techniqueId, name: 'Encoded PowerShell', ...extra } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);

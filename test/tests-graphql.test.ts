@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { countQueries } from './helpers/queries.ts';
-import { activeUserIds, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
+import { activeUserIds, campaign, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
 
 let app: TestApp;
 let t: Team;
@@ -155,7 +155,7 @@ describe('the test workflow over GraphQL', () => {
 
   it('a subscription filtered by campaign hears only that campaign\'s tests', async () => {
     const target = await technique(app);
-    const campaignId = '22222222-2222-4222-8222-222222222222';
+    const { id: campaignId } = await campaign(app, t.admin);
     const outside = await createTest(app, t.red_lead, target.id);
     const inside = await createTest(app, t.red_lead, target.id, { campaign_id: campaignId });
     const client = wsClient(t.blue_tech.token);

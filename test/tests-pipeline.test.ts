@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { activeUserIds, advance, auditActions, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
+import { activeUserIds, advance, auditActions, campaign, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
 
 let app: TestApp;
 let t: Team;
@@ -258,7 +258,7 @@ describe('reading and listing', () => {
 
   it('filters by state, technique, campaign, assignee, platform, creator and pending validation side, with the page envelope', async () => {
     const { id: techniqueId } = await technique(app);
-    const campaignId = '11111111-1111-4111-8111-111111111111';
+    const { id: campaignId } = await campaign(app, t.admin);
     const a = await createTest(app, t.red_lead, techniqueId, { platform: 'linux', campaign_id: campaignId, assigned_to: t.red_tech.id });
     const b = await createTest(app, t.blue_lead, techniqueId, { platform: 'Windows' });
     const c = await createTest(app, t.admin, techniqueId, { platform: 'windows' });

@@ -1,6 +1,8 @@
 import { QueueName, type JobDefinition } from '../src/jobs/types.ts';
 import { dataSourcesJobs } from '../src/modules/data-sources/jobs.ts';
 import { intelJobs } from '../src/modules/intel/jobs.ts';
+import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
+import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
 
 const HOUR = 3_600_000;
 
@@ -19,4 +21,6 @@ export const jobDefinitions: JobDefinition[] = [
   },
   ...dataSourcesJobs,
   ...intelJobs,
+  ...campaignsJobs,
+  ...snapshotsJobs,
 ];

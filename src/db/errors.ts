@@ -10,6 +10,8 @@ export function domainErrorFrom(error: unknown): DomainError | null {
         return new ConflictError('A record with the same unique value already exists');
       case 'P2025':
         return new NotFoundError('Record');
+      case 'P2003':
+        return new ValidationError(null, 'A referenced record does not exist');
       case 'P2023':
         return new ValidationError(null, 'Malformed identifier (expected a UUID)');
       case 'P2034':

@@ -12,6 +12,10 @@ export interface DomainEventPayloads {
   'evidence.changed': { evidenceId: string; testId: string; change: 'uploaded' | 'deleted' };
   'data_source.synced': { dataSourceId: string; kind: string; status: 'succeeded' | 'failed'; changes: Record<string, unknown> };
   'intel.scan_completed': { scanId: string; newItems: number };
+  'campaign.changed': { campaignId: string; change: string };
+  'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number };
+  'snapshot.created': { snapshotId: string; kind: string };
+  'risk.computed': { profiles: number };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

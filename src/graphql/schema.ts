@@ -17,5 +17,11 @@ import '../modules/detection-rules/resolvers.ts';
 import '../modules/tests/resolvers.ts';
 import '../modules/evidence/resolvers.ts';
 import '../modules/data-sources/resolvers.ts';
+import '../modules/campaigns/resolvers.ts';
+import '../modules/metrics/resolvers.ts';
+import '../modules/scores/resolvers.ts';
+import '../modules/snapshots/resolvers.ts';
+import '../modules/risk/resolvers.ts';
+import '../modules/reports/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

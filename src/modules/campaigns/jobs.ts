@@ -1,0 +1,3 @@
+import type { JobDefinition } from '../../jobs/types.ts';
+
+export const campaignsJobs: JobDefinition[] = [];

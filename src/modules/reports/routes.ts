@@ -1,0 +1,3 @@
+import type { Route } from '../../../rest-adapter/types.ts';
+
+export const reportsRoutes: Route[] = [];
