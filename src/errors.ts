@@ -95,3 +95,24 @@ export class RequestError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * A transition a state machine does not allow from the current state: the spec's INVALID_TRANSITION (status
+ * 400), whose REST `detail` is an object naming the current and target states and the valid transitions.
+ */
+export class InvalidTransitionError extends DomainError {
+  override readonly status = 400;
+  override readonly code = 'INVALID_TRANSITION';
+
+  constructor(what: string, action: string, currentState: string, targetState: string, valid: readonly string[]) {
+    super(
+      `Invalid transition: ${action} cannot move a ${what} from ${currentState} to ${targetState}. ` +
+        `Valid transitions from ${currentState}: ${valid.length ? valid.join(', ') : 'none'}`,
+    );
+    Object.assign(this.extra, { current_state: currentState, target_state: targetState, valid_transitions: [...valid] });
+  }
+
+  override restBody(): Record<string, unknown> {
+    return { detail: { message: this.message, code: this.code, ...this.extra }, code: this.code };
+  }
+}

@@ -1,6 +1,12 @@
 -- CreateEnum
 CREATE TYPE "CampaignStatus" AS ENUM ('draft', 'active', 'completed');
 
+-- DropIndex
+DROP INDEX "tests_campaign_id_idx";
+
+-- DropIndex
+DROP INDEX "tests_technique_id_state_idx";
+
 -- CreateTable
 CREATE TABLE "campaigns" (
     "id" UUID NOT NULL,
@@ -122,6 +128,12 @@ CREATE INDEX "snapshot_techniques_technique_id_idx" ON "snapshot_techniques"("te
 
 -- CreateIndex
 CREATE INDEX "risk_profiles_score_idx" ON "risk_profiles"("score" DESC);
+
+-- CreateIndex
+CREATE INDEX "tests_technique_id_state_decided_at_detection_result_idx" ON "tests"("technique_id", "state", "decided_at", "detection_result");
+
+-- CreateIndex
+CREATE INDEX "tests_campaign_id_state_idx" ON "tests"("campaign_id", "state");
 
 -- AddForeignKey
 ALTER TABLE "tests" ADD CONSTRAINT "tests_campaign_id_fkey" FOREIGN KEY ("campaign_id") REFERENCES "campaigns"("id") ON DELETE SET NULL ON UPDATE CASCADE;

@@ -1,3 +1,143 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import type { Request, Response } from 'express';
+import { ValidationError } from '../../errors.ts';
+import { query, type CustomRoute, type Route } from '../../../rest-adapter/types.ts';
+import { attachmentName, COVERAGE_CSV_COLUMNS, toCsv } from './csv.ts';
+import type { ReportDocument } from './documents/index.ts';
+import { reportRoles } from './permissions.ts';
+import { renderPdf } from './pdf/layouts.ts';
 
-export const reportsRoutes: Route[] = [];
+const TEST_ITEM = `id name platform state detection_result: detectionResult attack_success: attackSuccess
+  technique { id ttp_id: ttpId name }
+  red_validation_status: redValidationStatus blue_validation_status: blueValidationStatus
+  execution_date: executionDate decided_at: decidedAt campaign_id: campaignId created_at: createdAt updated_at: updatedAt`;
+
+const REMEDIATION_ITEM = `id name state detection_result: detectionResult technique { id ttp_id: ttpId name }
+  remediation_status: remediationStatus remediation_steps: remediationSteps remediation_assignee: remediationAssigneeId
+  remediation_assignee_user: remediationAssignee { id username display_name: displayName }
+  remediation_completed_at: remediationCompletedAt updated_at: updatedAt`;
+
+const COUNTS = `total validated partial not_covered: notCovered in_progress: inProgress not_evaluated: notEvaluated coverage_percentage: coveragePercentage`;
+const TECHNIQUE_ROW = `id ttp_id: ttpId name tactics platforms status tests_total: testsTotal tests_validated: testsValidated
+  tests_rejected: testsRejected tests_open: testsOpen last_result: lastResult last_validated_at: lastValidatedAt`;
+
+const COVERAGE_CSV = `query ($tactic: String, $platform: String) {
+  coverageReport(filter: { tactic: $tactic, platform: $platform }) { techniques { ${TECHNIQUE_ROW} } }
+}`;
+
+const GENERATED = 'query ($kind: GeneratedReportKind!, $id: String, $year: Int, $quarter: Int) { generatedReport(kind: $kind, id: $id, year: $year, quarter: $quarter) }';
+
+/** A query parameter given at most once, or undefined. */
+function queryText(req: Request, name: string): string | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new ValidationError(name, 'must be given once');
+  return value;
+}
+
+function queryInt(req: Request, name: string): number | undefined {
+  const text = queryText(req, name);
+  if (text === undefined) return undefined;
+  if (!/^\d{1,4}$/.test(text)) throw new ValidationError(name, 'must be an integer');
+  return Number(text);
+}
+
+const download = (res: Response, type: string, fileName: string) =>
+  res.status(200).setHeader('Content-Type', type).setHeader('Content-Disposition', `attachment; filename="${fileName}"`).setHeader('Cache-Control', 'no-store');
+
+type Kind = ReportDocument['kind'];
+
+/** A generated document: PDF (default) or its JSON content with format=json. */
+function generateRoute(kind: Kind, routePath: string, summary: string): CustomRoute {
+  return {
+    method: 'GET',
+    path: routePath,
+    tag: 'Reports',
+    summary: `${summary}. Query format=pdf (default, a download) or json (the same content as data)`,
+    roles: reportRoles.generate,
+    documents: [GENERATED],
+    async handle(req, res, { execute }) {
+      const format = queryText(req, 'format') ?? 'pdf';
+      if (format !== 'pdf' && format !== 'json') throw new ValidationError('format', 'must be pdf or json');
+      const variables = { kind, id: req.params.id, year: queryInt(req, 'year'), quarter: queryInt(req, 'quarter') };
+      const report = (await execute(GENERATED, variables)) as ReportDocument;
+      if (format === 'json') {
+        res.json(report);
+        return;
+      }
+      const pdf = renderPdf(report);
+      const subject = report.kind === 'technique' ? `-${report.technique.ttp_id}` : '';
+      download(res, 'application/pdf', attachmentName(`${kind.replace(/_/g, '-')}${subject.replace(/[^A-Za-z0-9.-]/g, '')}`, 'pdf'));
+      pdf.pipe(res);
+    },
+  };
+}
+
+export const reportsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/reports/coverage-summary',
+    tag: 'Reports',
+    summary: 'Coverage summary: totals by status, coverage percentage, per-tactic rows and one row per technique (filters tactic, platform)',
+    roles: reportRoles.read,
+    document: `query ($tactic: String, $platform: String) {
+      coverageReport(filter: { tactic: $tactic, platform: $platform }) {
+        generated_at: generatedAt tactic platform
+        totals { ${COUNTS} }
+        by_tactic: byTactic { tactic short_name: shortName tactic_id: tacticId ${COUNTS} }
+        techniques { ${TECHNIQUE_ROW} }
+      }
+    }`,
+    variables: { tactic: query('tactic'), platform: query('platform') },
+  },
+  {
+    method: 'GET',
+    path: '/reports/coverage-csv',
+    tag: 'Reports',
+    summary:
+      'The technique rows of the coverage summary as a CSV download (RFC 4180, UTF-8; cells starting with = + - @ tab or CR get a leading apostrophe). Filters tactic, platform',
+    roles: reportRoles.read,
+    documents: [COVERAGE_CSV],
+    async handle(req, res, { execute }) {
+      const report = (await execute(COVERAGE_CSV, { tactic: queryText(req, 'tactic'), platform: queryText(req, 'platform') })) as {
+        techniques: Record<(typeof COVERAGE_CSV_COLUMNS)[number], unknown>[];
+      };
+      download(res, 'text/csv; charset=utf-8', attachmentName('coverage-report', 'csv')).send(toCsv(COVERAGE_CSV_COLUMNS, report.techniques));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/reports/test-results',
+    tag: 'Reports',
+    summary:
+      'Tests with technique, state, detection result, validations and dates, most recently executed first, with counts by state and result ' +
+      '(filters state, date_from, date_to on execution_date: ISO dates, a date alone covering its whole day UTC; offset, limit default 50, max 200)',
+    roles: reportRoles.read,
+    document: `query ($state: TestState, $dateFrom: String, $dateTo: String, $offset: Int, $limit: Int) {
+      testResultsReport(filter: { state: $state, dateFrom: $dateFrom, dateTo: $dateTo }, offset: $offset, limit: $limit) {
+        items { ${TEST_ITEM} } total offset limit
+        by_state: byState { draft red_executing: redExecuting blue_evaluating: blueEvaluating in_review: inReview rejected validated }
+        by_detection_result: byDetectionResult { detected partially_detected: partiallyDetected not_detected: notDetected none }
+      }
+    }`,
+    variables: { state: query('state'), dateFrom: query('date_from'), dateTo: query('date_to'), offset: query('offset'), limit: query('limit') },
+  },
+  {
+    method: 'GET',
+    path: '/reports/remediation-status',
+    tag: 'Reports',
+    summary: 'Tests with tracked remediation and counts by status (filter status: pending, in_progress, completed, not_applicable; offset, limit default 50, max 200)',
+    roles: reportRoles.read,
+    document: `query ($status: RemediationStatus, $offset: Int, $limit: Int) {
+      remediationReport(status: $status, offset: $offset, limit: $limit) {
+        items { ${REMEDIATION_ITEM} } total offset limit
+        by_status: byStatus { pending in_progress: inProgress completed not_applicable: notApplicable }
+      }
+    }`,
+    variables: { status: query('status'), offset: query('offset'), limit: query('limit') },
+  },
+  generateRoute('purple_campaign', '/reports/generate/purple-campaign/:id', 'Purple campaign report: campaign, test figures, results per technique, every test'),
+  generateRoute('coverage_summary', '/reports/generate/coverage-summary', 'Coverage status report: figures, charts, per-tactic and per-technique tables'),
+  generateRoute('executive_summary', '/reports/generate/executive-summary', 'Executive briefing: coverage, the last 90 days of testing, detection rate, top gaps'),
+  generateRoute('quarterly_summary', '/reports/generate/quarterly-summary', 'Quarterly review (query year, quarter; default the current quarter, UTC)'),
+  generateRoute('technique', '/reports/generate/technique/:id', 'Per-technique report (id: technique id or ttp id)'),
+];

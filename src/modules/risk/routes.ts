@@ -1,3 +1,78 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { query, type Route } from '../../../rest-adapter/types.ts';
+import { riskRoles } from './permissions.ts';
 
-export const riskRoutes: Route[] = [];
+const LEVELS = 'levels { critical high medium low }';
+const PROFILE_FIELDS = `technique_id: techniqueId ttp_id: ttpId name tactic tactics status impact impact_level: impactLevel
+  likelihood score level actor_count: actorCount tactic_weight: tacticWeight stale computed_at: computedAt`;
+const TACTIC_FIELDS = 'tactic name techniques average_score: averageScore max_score: maxScore';
+
+export const riskRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/risk/compute',
+    tag: 'Risk',
+    summary: 'Recompute the risk profile of every active technique (answers the counts and computed_at)',
+    roles: riskRoles.compute,
+    document: `mutation { computeRisk { profiles removed computed_at: computedAt ${LEVELS} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/risk/profiles',
+    tag: 'Risk',
+    summary: 'Risk profiles, highest score first (filters tactic, min_score, status, level; offset default 0, limit default 50, max 200)',
+    roles: riskRoles.read,
+    document: `query ($tactic: String, $minScore: Float, $status: CoverageStatus, $level: RiskLevel, $offset: Int, $limit: Int) {
+      riskProfiles(filter: { tactic: $tactic, minScore: $minScore, status: $status, level: $level }, offset: $offset, limit: $limit) {
+        items { ${PROFILE_FIELDS} details } total offset limit
+      }
+    }`,
+    variables: {
+      tactic: query('tactic'),
+      minScore: query('min_score'),
+      status: query('status'),
+      level: query('level'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/risk/matrix',
+    tag: 'Risk',
+    summary: 'Impact levels × coverage statuses: count and highest-risk ttp ids (at most 10) per cell',
+    roles: riskRoles.read,
+    document: `query { riskMatrix { computed_at: computedAt total rows { impact_level: impactLevel total cells { status count ttp_ids: ttpIds } } } }`,
+  },
+  {
+    method: 'GET',
+    path: '/risk/summary',
+    tag: 'Risk',
+    summary: 'Totals, averages, counts per risk level and status, tactics by average score and the highest-risk tactic',
+    roles: riskRoles.read,
+    document: `query { riskSummary {
+      computed_at: computedAt total average_score: averageScore average_impact: averageImpact
+      average_likelihood: averageLikelihood max_score: maxScore ${LEVELS}
+      statuses { validated partial in_progress: inProgress not_covered: notCovered not_evaluated: notEvaluated }
+      uncovered stale_profiles: staleProfiles techniques_without_profile: techniquesWithoutProfile
+      highest_risk_tactic: highestRiskTactic { ${TACTIC_FIELDS} } tactics { ${TACTIC_FIELDS} }
+    } }`,
+  },
+  {
+    method: 'GET',
+    path: '/risk/recommendations',
+    tag: 'Risk',
+    summary: 'Techniques to test next: highest risk among those not validated, with a reason (limit default 10, max 50)',
+    roles: riskRoles.read,
+    document: `query ($limit: Int) { riskRecommendations(limit: $limit) { ${PROFILE_FIELDS} reason } }`,
+    variables: { limit: query('limit') },
+  },
+  {
+    method: 'GET',
+    path: '/risk/top',
+    tag: 'Risk',
+    summary: 'Highest-risk techniques without established detection: not covered, not evaluated or in progress (limit default 10, 1–100)',
+    roles: riskRoles.read,
+    document: `query ($limit: Int) { riskTop(limit: $limit) { ${PROFILE_FIELDS} reason } }`,
+    variables: { limit: query('limit') },
+  },
+];

@@ -1,3 +1,103 @@
-import type { Route } from '../../../rest-adapter/types.ts';
+import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { snapshotRoles } from './permissions.ts';
 
-export const snapshotsRoutes: Route[] = [];
+const COUNTS = `total validated partial in_progress: inProgress not_covered: notCovered not_evaluated: notEvaluated`;
+const SNAPSHOT_FIELDS = `id name kind summary { ${COUNTS} } coverage_percentage: coveragePercentage score
+  created_by: createdById created_at: createdAt`;
+const TECHNIQUE_STATES = `techniques { technique_id: techniqueId ttp_id: ttpId name status score }`;
+const POINT_FIELDS = `id name kind date coverage_percentage: coveragePercentage score ${COUNTS}`;
+const TECHNIQUE_REF = `technique_id: techniqueId ttp_id: ttpId name`;
+
+// /snapshots/evolution and /snapshots/compare come before /snapshots/:id, which would otherwise take them.
+export const snapshotsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/snapshots',
+    tag: 'Snapshots',
+    summary: 'Snapshots, newest first, without their technique states (filter kind: manual, daily, posture; offset default 0, limit default 50, max 200)',
+    roles: snapshotRoles.read,
+    document: `query ($kind: SnapshotKind, $offset: Int, $limit: Int) {
+      snapshots(kind: $kind, offset: $offset, limit: $limit) { items { ${SNAPSHOT_FIELDS} } total offset limit }
+    }`,
+    variables: { kind: query('kind'), offset: query('offset'), limit: query('limit') },
+  },
+  {
+    method: 'POST',
+    path: '/snapshots',
+    tag: 'Snapshots',
+    summary: "Record every active technique's status and score now (optional body name); kind manual",
+    roles: snapshotRoles.create,
+    status: 201,
+    document: `mutation ($input: CreateSnapshotInput) { createSnapshot(input: $input) { ${SNAPSHOT_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'GET',
+    path: '/snapshots/evolution',
+    tag: 'Snapshots',
+    summary: 'Coverage over time: every snapshot oldest first with date, coverage_percentage, score and counts (optional from, to)',
+    roles: snapshotRoles.read,
+    document: `query ($from: DateTime, $to: DateTime) { snapshotEvolution(from: $from, to: $to) { ${POINT_FIELDS} } }`,
+    variables: { from: query('from'), to: query('to') },
+  },
+  {
+    method: 'GET',
+    path: '/snapshots/compare',
+    tag: 'Snapshots',
+    summary:
+      'Difference from snapshot a (before) to snapshot b (after), both required: techniques whose status changed with before and after, improved/regressed counts (not_evaluated < not_covered < in_progress < partial < validated), techniques in only one',
+    roles: snapshotRoles.read,
+    document: `query ($a: ID, $b: ID) {
+      snapshotComparison(a: $a, b: $b) {
+        a { ${POINT_FIELDS} } b { ${POINT_FIELDS} }
+        changed { ${TECHNIQUE_REF} before after score_before: scoreBefore score_after: scoreAfter change }
+        improved regressed unchanged
+        only_in_a: onlyInA { ${TECHNIQUE_REF} status } only_in_b: onlyInB { ${TECHNIQUE_REF} status }
+        coverage_change: coverageChange score_change: scoreChange
+      }
+    }`,
+    variables: { a: query('a'), b: query('b') },
+  },
+  {
+    method: 'GET',
+    path: '/snapshots/:id',
+    tag: 'Snapshots',
+    summary: 'One snapshot with the state of every technique it recorded (ttp_id, name, status, score)',
+    roles: snapshotRoles.read,
+    document: `query ($id: ID!) { snapshot(id: $id) { ${SNAPSHOT_FIELDS} ${TECHNIQUE_STATES} } }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'DELETE',
+    path: '/snapshots/:id',
+    tag: 'Snapshots',
+    summary: 'Delete a snapshot',
+    roles: snapshotRoles.delete,
+    status: 204,
+    document: `mutation ($id: ID!) { deleteSnapshot(id: $id) { id } }`,
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/dashboard/posture-history',
+    tag: 'Dashboard',
+    summary:
+      'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first (period 30d, 90d default, 1y)',
+    roles: snapshotRoles.read,
+    document: `query ($period: String) {
+      postureHistory(period: $period) {
+        date snapshot_id: snapshotId coverage_percentage: coveragePercentage score ${COUNTS}
+      }
+    }`,
+    variables: { period: query('period') },
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/posture-snapshot',
+    tag: 'Dashboard',
+    summary: 'Record the posture now (a snapshot of kind posture)',
+    roles: snapshotRoles.create,
+    status: 201,
+    document: `mutation { takePostureSnapshot { ${SNAPSHOT_FIELDS} } }`,
+  },
+];

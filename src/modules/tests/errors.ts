@@ -1,30 +1,10 @@
-import { DomainError } from '../../errors.ts';
+import { DomainError, InvalidTransitionError } from '../../errors.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import { validTransitions, type Side, type Transition } from './state-machine.ts';
 
-/** A transition the table does not allow from the current state (the spec's INVALID_TRANSITION, status 400). */
-export class InvalidTransitionError extends DomainError {
-  override readonly status = 400;
-  override readonly code = 'INVALID_TRANSITION';
-
-  constructor(
-    readonly row: Transition,
-    readonly currentState: TestState,
-    readonly targetState: TestState,
-  ) {
-    const valid = validTransitions(currentState);
-    super(
-      `Invalid transition: ${row.path} cannot move a test from ${currentState} to ${targetState}. ` +
-        `Valid transitions from ${currentState}: ${valid.length ? valid.join(', ') : 'none'}`,
-    );
-    Object.assign(this.extra, { current_state: currentState, target_state: targetState, valid_transitions: valid });
-  }
-
-  /** The spec's transition error: `detail` is an object repeating the code next to the states. */
-  override restBody(): Record<string, unknown> {
-    return { detail: { message: this.message, code: this.code, ...this.extra }, code: this.code };
-  }
-}
+/** The INVALID_TRANSITION error for a row of the test transition table tried from another state. */
+export const invalidTestTransition = (row: Transition, currentState: TestState, targetState: TestState) =>
+  new InvalidTransitionError('test', row.path, currentState, targetState, validTransitions(currentState));
 
 /** An edit or action the current state does not allow (e.g. blue fields outside blue_evaluating). */
 export class NotAllowedInStateError extends DomainError {

@@ -1,5 +1,5 @@
 import type { Principal } from '../../auth/access.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
+import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
 import { NotAllowedInStateError } from './errors.ts';
 import { getTest } from './service.ts';
@@ -8,33 +8,36 @@ import { insertTest, lockTest, type TestQuery } from './store.ts';
 
 /** Re-runs a decided test: a new draft with the same definition, in the same lineage. */
 export function createRetest(services: Services, principal: Principal, id: string, query: TestQuery = {}) {
-  return inTransaction(services, principal, async (uow) => {
-    const locked = await lockTest(uow, id);
-    const { test } = locked;
-    if (!RETEST_FROM.includes(test.state)) throw new NotAllowedInStateError('RETEST_NOT_ALLOWED', 'A retest', test.state, RETEST_FROM);
-    const retest = await insertTest(
-      uow,
-      principal.userId,
-      {
-        techniqueId: test.techniqueId,
-        name: test.name,
-        description: test.description,
-        platform: test.platform,
-        procedureText: test.procedureText,
-        toolUsed: test.toolUsed,
-        assignedToId: test.assignedToId,
-        campaignId: test.campaignId,
-        templateId: test.templateId,
-        dataClassification: test.dataClassification,
-        retestOfId: test.id,
-        lineageId: test.lineageId,
-      },
-      { retest_of: test.id, lineage_id: test.lineageId },
-      { select: { id: true } },
-    );
-    await locked.record({ kind: 'retest_created', details: { retest_id: retest.id } });
-    return uow.tx.test.findUniqueOrThrow({ ...query, where: { id: retest.id } });
-  });
+  return inTransaction(services, principal, (uow) => insertRetest(uow, principal.userId, id, query));
+}
+
+/** The retest of a decided test, inside the caller's transaction, created in the name of `createdById`. */
+export async function insertRetest(uow: UnitOfWork, createdById: string, id: string, query: TestQuery = {}) {
+  const locked = await lockTest(uow, id);
+  const { test } = locked;
+  if (!RETEST_FROM.includes(test.state)) throw new NotAllowedInStateError('RETEST_NOT_ALLOWED', 'A retest', test.state, RETEST_FROM);
+  const retest = await insertTest(
+    uow,
+    createdById,
+    {
+      techniqueId: test.techniqueId,
+      name: test.name,
+      description: test.description,
+      platform: test.platform,
+      procedureText: test.procedureText,
+      toolUsed: test.toolUsed,
+      assignedToId: test.assignedToId,
+      campaignId: test.campaignId,
+      templateId: test.templateId,
+      dataClassification: test.dataClassification,
+      retestOfId: test.id,
+      lineageId: test.lineageId,
+    },
+    { retest_of: test.id, lineage_id: test.lineageId },
+    { select: { id: true } },
+  );
+  await locked.record({ kind: 'retest_created', details: { retest_id: retest.id } });
+  return uow.tx.test.findUniqueOrThrow({ ...query, where: { id: retest.id } });
 }
 
 /** Every test of the lineage the test belongs to, in creation order. */

@@ -12,7 +12,7 @@ import { recomputeCoverageOf } from './coverage.ts';
 import { NotAllowedInStateError } from './errors.ts';
 import { EDIT_RULES, type EditKind } from './state-machine.ts';
 import { assertTestId, insertTest, lockTest, type TestQuery } from './store.ts';
-import { procedureFrom } from './templates.ts';
+import { fieldsFromTemplate } from './templates.ts';
 
 export const TEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
@@ -73,6 +73,12 @@ async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<vo
   }
 }
 
+async function assertCampaign(uow: UnitOfWork, campaignId: string): Promise<void> {
+  if (!(await uow.tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true } }))) {
+    throw new ValidationError('campaign_id', 'no campaign with this id');
+  }
+}
+
 async function assertActiveUser(uow: UnitOfWork, userId: string, field: string): Promise<void> {
   if (!(await uow.tx.user.findFirst({ where: { id: userId, isActive: true }, select: { id: true } }))) {
     throw new ValidationError(field, 'no active user with this id');
@@ -107,6 +113,7 @@ export function createTest(services: Services, principal: Principal, input: unkn
   return inTransaction(services, principal, async (uow) => {
     await assertTechnique(uow, techniqueId);
     if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+    if (fields.campaignId) await assertCampaign(uow, fields.campaignId);
     return insertTest(uow, principal.userId, { ...fields, name: fields.name!, techniqueId, assignedToId: assignedTo ?? null }, {}, query);
   });
 }
@@ -133,15 +140,11 @@ export function createTestFromTemplate(services: Services, principal: Principal,
     }
     if (!techniqueId) throw new ValidationError('technique_id', 'is required: the template names no known technique');
     if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assigned_to');
+    if (data.campaignId) await assertCampaign(uow, data.campaignId);
     const fields = {
       techniqueId,
-      templateId: template.id,
+      ...fieldsFromTemplate(template),
       name: data.name ?? template.name,
-      description: template.description,
-      platform: template.platform ?? template.platforms[0] ?? null,
-      procedureText: procedureFrom(template),
-      toolUsed: template.toolUsed ?? template.executor ?? null,
-      remediationSteps: template.suggestedRemediation || null,
       assignedToId: data.assignedTo ?? null,
       campaignId: data.campaignId ?? null,
     };

@@ -22,3 +22,16 @@ export function procedureFrom(template: Pick<TestTemplate, 'procedure' | 'cleanu
   if (template.cleanupCommand?.trim()) parts.push(`Cleanup:\n${fill(template.cleanupCommand).trim()}`);
   return parts.filter(Boolean).join('\n\n') || null;
 }
+
+/** The fields of a test pre-filled from a template (POST /tests/from-template, campaigns from a threat actor). */
+export function fieldsFromTemplate(template: TestTemplate) {
+  return {
+    templateId: template.id,
+    name: template.name,
+    description: template.description,
+    platform: template.platform ?? template.platforms[0] ?? null,
+    procedureText: procedureFrom(template),
+    toolUsed: template.toolUsed ?? template.executor ?? null,
+    remediationSteps: template.suggestedRemediation || null,
+  };
+}

@@ -9,7 +9,7 @@ import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { camelToSnake } from '../../../rest-adapter/variables.ts';
 import { recomputeCoverage } from './coverage.ts';
-import { AlreadyValidatedError, IncompleteTestError, InvalidTransitionError } from './errors.ts';
+import { AlreadyValidatedError, IncompleteTestError, invalidTestTransition } from './errors.ts';
 import { notifyStateEntered } from './notifications.ts';
 import {
   dualValidationOutcome,
@@ -101,7 +101,7 @@ export function applyTransition(services: Services, principal: Principal, id: st
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockTest(uow, id);
     const { test, now } = locked;
-    if (test.state !== row.from) throw new InvalidTransitionError(row, test.state, targetOf(row, request.decision));
+    if (test.state !== row.from) throw invalidTestTransition(row, test.state, targetOf(row, request.decision));
 
     const data: Prisma.TestUncheckedUpdateInput = { version: { increment: 1 } };
     const entries: TimelineEntry[] = [];

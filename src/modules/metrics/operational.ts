@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Services } from '../../services.ts';
+import { parseInput } from '../../validation.ts';
+import { durationStats, emptyDurationStats, percentage, secondsBetween } from './sql.ts';
+
+export interface SecondsStats {
+  count: number;
+  meanSeconds: number | null;
+  medianSeconds: number | null;
+  p90Seconds: number | null;
+}
+
+export interface HoursStats {
+  count: number;
+  meanHours: number | null;
+  medianHours: number | null;
+  p90Hours: number | null;
+}
+
+export interface Efficacy {
+  tests: number;
+  detected: number;
+  partiallyDetected: number;
+  notDetected: number;
+  /** (detected + 0.5 × partially detected) / tests × 100; null without tests. */
+  rate: number | null;
+}
+
+export interface OperationalKpis {
+  mttd: SecondsStats;
+  mttr: HoursStats;
+  efficacy: Efficacy;
+  computedAt: string;
+}
+
+export interface OperationalWeek {
+  weekStart: Date | string;
+  mttd: SecondsStats;
+  mttr: HoursStats;
+  efficacy: Efficacy;
+}
+
+export interface OperationalTrend {
+  period: Period;
+  from: Date | string;
+  to: Date | string;
+  weeks: OperationalWeek[];
+  computedAt: string;
+}
+
+export interface TeamBreakdown {
+  red: { executions: number; successfulAttacks: number; attackSuccessRate: number | null; execution: SecondsStats };
+  blue: {
+    evaluations: number;
+    detected: number;
+    partiallyDetected: number;
+    notDetected: number;
+    detectionRate: number | null;
+    evaluation: SecondsStats;
+    mttd: SecondsStats;
+  };
+  computedAt: string;
+}
+
+/** How long the operational figures are kept (the spec's result cache). */
+export const OPERATIONAL_CACHE_MS = 5 * 60_000;
+
+export const PERIODS = { '30d': '30 days', '90d': '90 days', '1y': '1 year' } as const;
+export type Period = keyof typeof PERIODS;
+const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
+const periodSchema = z.object({ period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d') });
+
+/**
+ * One row per test that has left the red team's hands, with what it contributes (one scan feeds every figure):
+ * - a standing result: the blue side's detection result is recorded and not refused by a lead (a rejected test
+ *   awaits rework, a reopened one is being redone); MTTD, efficacy and the blue figures read these;
+ * - a standing execution: the red side is submitted and the test is not rejected or redone;
+ * - a repair: a not_detected result (gap known at blue submission) or a rejected test (gap known when decided)
+ *   whose remediation was completed, in hours from the gap to the completion.
+ */
+const FACTS = Prisma.sql`
+  SELECT detection_result, attack_success, blue_submitted_at, remediation_completed_at, is_result, is_execution,
+         CASE WHEN is_result AND detection_result IN ('detected', 'partially_detected')
+              THEN ${secondsBetween(Prisma.sql`execution_date`, Prisma.sql`blue_submitted_at`)} END AS detect_seconds,
+         CASE WHEN is_result THEN ${secondsBetween(Prisma.sql`red_submitted_at`, Prisma.sql`blue_submitted_at`)} END AS evaluation_seconds,
+         CASE WHEN is_execution THEN ${secondsBetween(Prisma.sql`execution_date`, Prisma.sql`red_submitted_at`)} END AS execution_seconds,
+         ${secondsBetween(Prisma.sql`gap_at`, Prisma.sql`remediation_completed_at`)} / 3600 AS repair_hours
+    FROM (SELECT state, detection_result, attack_success, execution_date, red_submitted_at, blue_submitted_at, decided_at, remediation_completed_at,
+                 state IN ('in_review', 'validated') AND detection_result IS NOT NULL AND blue_submitted_at IS NOT NULL AS is_result,
+                 state IN ('blue_evaluating', 'in_review', 'validated') AND red_submitted_at IS NOT NULL AS is_execution,
+                 CASE WHEN remediation_completed_at IS NULL OR state NOT IN ('in_review', 'validated', 'rejected') THEN NULL
+                      WHEN detection_result = 'not_detected' AND blue_submitted_at IS NOT NULL THEN blue_submitted_at
+                      WHEN state = 'rejected' THEN decided_at END AS gap_at
+            FROM tests
+           WHERE state IN ('blue_evaluating', 'in_review', 'validated', 'rejected')) test`;
+
+const results = Prisma.sql`count(*) FILTER (WHERE is_result)`;
+const detected = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'detected')`;
+const partially = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'partially_detected')`;
+const notDetected = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'not_detected')`;
+const detectionRate = percentage(Prisma.sql`${detected} + 0.5 * ${partially}`, results);
+
+const EFFICACY = Prisma.sql`json_build_object('tests', ${results}, 'detected', ${detected}, 'partiallyDetected', ${partially},
+  'notDetected', ${notDetected}, 'rate', ${detectionRate})`;
+const EMPTY_EFFICACY = Prisma.sql`json_build_object('tests', 0, 'detected', 0, 'partiallyDetected', 0, 'notDetected', 0, 'rate', NULL)`;
+
+const MTTD = durationStats(Prisma.sql`detect_seconds`, 'seconds');
+const MTTR = durationStats(Prisma.sql`repair_hours`, 'hours');
+
+const now = () => new Date().toISOString();
+
+/** MTTD, MTTR and efficacy over every standing result (cached five minutes, invalidated by test and coverage changes). */
+export function operationalKpis(services: Services): Promise<OperationalKpis> {
+  return services.cache.remember('analytics', 'metrics:operational', OPERATIONAL_CACHE_MS, async () => {
+    const [row] = await services.prisma.$queryRaw<Omit<OperationalKpis, 'computedAt'>[]>`
+      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM (${FACTS}) facts`;
+    return { ...row, computedAt: now() };
+  });
+}
+
+/**
+ * The same KPIs per UTC week (Monday 00:00) over every week that overlaps the period, zero-filled: a result
+ * counts in the week of its blue submission, a repair in the week its remediation was completed.
+ */
+export function operationalTrend(services: Services, input: unknown): Promise<OperationalTrend> {
+  const { period } = parseInput(periodSchema, input ?? {});
+  return services.cache.remember('analytics', `metrics:operational-trend:${period}`, OPERATIONAL_CACHE_MS, async () => {
+    const weeks = await services.prisma.$queryRaw<OperationalWeek[]>`
+      WITH weeks AS (
+        SELECT generate_series(date_trunc('week', (now() - ${PERIODS[period]}::interval) AT TIME ZONE 'UTC'),
+                               date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS week
+      ), bounds AS (SELECT min(week) AT TIME ZONE 'UTC' AS since FROM weeks),
+      detections AS (
+        SELECT date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC') AS week, ${MTTD} AS mttd, ${EFFICACY} AS efficacy
+          FROM (${FACTS}) facts WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
+      ), fixes AS (
+        SELECT date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC') AS week, ${MTTR} AS mttr
+          FROM (${FACTS}) facts WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
+      )
+      SELECT w.week AT TIME ZONE 'UTC' AS "weekStart",
+             coalesce(d.mttd, ${emptyDurationStats('seconds')}) AS mttd,
+             coalesce(f.mttr, ${emptyDurationStats('hours')}) AS mttr,
+             coalesce(d.efficacy, ${EMPTY_EFFICACY}) AS efficacy
+        FROM weeks w LEFT JOIN detections d ON d.week = w.week LEFT JOIN fixes f ON f.week = w.week
+       ORDER BY w.week`;
+    const to = new Date(new Date(weeks.at(-1)!.weekStart).getTime() + 7 * 86_400_000);
+    return { period, from: weeks[0].weekStart, to, weeks, computedAt: now() };
+  });
+}
+
+/** Red against blue: what each team's standing work amounts to (cached like the KPIs). */
+export function operationalByTeam(services: Services): Promise<TeamBreakdown> {
+  return services.cache.remember('analytics', 'metrics:operational-by-team', OPERATIONAL_CACHE_MS, async () => {
+    const executions = Prisma.sql`count(*) FILTER (WHERE is_execution)`;
+    const successful = Prisma.sql`count(*) FILTER (WHERE is_execution AND attack_success)`;
+    const [row] = await services.prisma.$queryRaw<Omit<TeamBreakdown, 'computedAt'>[]>`
+      SELECT json_build_object(
+               'executions', ${executions},
+               'successfulAttacks', ${successful},
+               'attackSuccessRate', ${percentage(successful, Prisma.sql`count(attack_success) FILTER (WHERE is_execution)`)},
+               'execution', ${durationStats(Prisma.sql`execution_seconds`, 'seconds')}) AS red,
+             json_build_object(
+               'evaluations', ${results}, 'detected', ${detected}, 'partiallyDetected', ${partially}, 'notDetected', ${notDetected},
+               'detectionRate', ${detectionRate},
+               'evaluation', ${durationStats(Prisma.sql`evaluation_seconds`, 'seconds')},
+               'mttd', ${MTTD}) AS blue
+        FROM (${FACTS}) facts`;
+    return { ...row, computedAt: now() };
+  });
+}

@@ -1,0 +1,110 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { TestState } from '../../generated/prisma/enums.ts';
+import type { Services } from '../../services.ts';
+import { percentage } from './sql.ts';
+
+/** Tests by state (every state, zeros included) and in total. */
+export interface TestPipeline {
+  total: number;
+  draft: number;
+  redExecuting: number;
+  blueEvaluating: number;
+  inReview: number;
+  rejected: number;
+  validated: number;
+}
+
+export interface TeamActivity {
+  redCompleted: number;
+  redPending: number;
+  blueCompleted: number;
+  bluePending: number;
+}
+
+export interface LeadValidation {
+  approved: number;
+  rejected: number;
+  decided: number;
+  approvalRate: number | null;
+  rejectionRate: number | null;
+}
+
+export interface ValidationRates {
+  redLead: LeadValidation;
+  blueLead: LeadValidation;
+}
+
+export interface RecentTest {
+  id: string;
+  name: string;
+  state: TestState;
+  techniqueId: string;
+  ttpId: string;
+  techniqueName: string;
+  updatedAt: Date;
+}
+
+/** How many tests the recent-tests list shows (the spec's limit). */
+export const RECENT_TESTS = 10;
+
+/** States in which each team's part is done, or still to do. */
+export const TEAM_STATES = {
+  redCompleted: ['blue_evaluating', 'in_review', 'rejected', 'validated'],
+  redPending: ['draft', 'red_executing'],
+  blueCompleted: ['in_review', 'rejected', 'validated'],
+  bluePending: ['blue_evaluating'],
+} as const satisfies Record<keyof TeamActivity, readonly TestState[]>;
+
+const inStates = (states: readonly TestState[]) => Prisma.sql`state IN (${Prisma.join(states.map((state) => Prisma.sql`${state}::"TestState"`))})`;
+
+export async function testPipeline(services: Services): Promise<TestPipeline> {
+  const [row] = await services.prisma.$queryRaw<TestPipeline[]>`
+    SELECT count(*)::int AS total,
+           (count(*) FILTER (WHERE state = 'draft'))::int AS draft,
+           (count(*) FILTER (WHERE state = 'red_executing'))::int AS "redExecuting",
+           (count(*) FILTER (WHERE state = 'blue_evaluating'))::int AS "blueEvaluating",
+           (count(*) FILTER (WHERE state = 'in_review'))::int AS "inReview",
+           (count(*) FILTER (WHERE state = 'rejected'))::int AS rejected,
+           (count(*) FILTER (WHERE state = 'validated'))::int AS validated
+      FROM tests`;
+  return row;
+}
+
+/** Red and blue work done and still to do, from the tests' current states (see TEAM_STATES). */
+export async function teamActivity(services: Services): Promise<TeamActivity> {
+  const [row] = await services.prisma.$queryRaw<TeamActivity[]>`
+    SELECT (count(*) FILTER (WHERE ${inStates(TEAM_STATES.redCompleted)}))::int AS "redCompleted",
+           (count(*) FILTER (WHERE ${inStates(TEAM_STATES.redPending)}))::int AS "redPending",
+           (count(*) FILTER (WHERE ${inStates(TEAM_STATES.blueCompleted)}))::int AS "blueCompleted",
+           (count(*) FILTER (WHERE ${inStates(TEAM_STATES.bluePending)}))::int AS "bluePending"
+      FROM tests`;
+  return row;
+}
+
+const leadValidation = (column: Prisma.Sql) => {
+  const approved = Prisma.sql`count(*) FILTER (WHERE ${column} = 'approved')`;
+  const rejected = Prisma.sql`count(*) FILTER (WHERE ${column} = 'rejected')`;
+  const decided = Prisma.sql`count(${column})`;
+  return Prisma.sql`json_build_object(
+    'approved', ${approved}, 'rejected', ${rejected}, 'decided', ${decided},
+    'approvalRate', ${percentage(approved, decided)}, 'rejectionRate', ${percentage(rejected, decided)})`;
+};
+
+/** Approval and rejection rates of each lead side over the decisions standing on tests now. */
+export async function validationRates(services: Services): Promise<ValidationRates> {
+  const [row] = await services.prisma.$queryRaw<ValidationRates[]>`
+    SELECT ${leadValidation(Prisma.sql`red_validation_status`)} AS "redLead",
+           ${leadValidation(Prisma.sql`blue_validation_status`)} AS "blueLead"
+      FROM tests`;
+  return row;
+}
+
+/** The most recently updated tests with their technique, newest first. */
+export function recentTests(services: Services): Promise<RecentTest[]> {
+  return services.prisma.$queryRaw<RecentTest[]>`
+    SELECT t.id, t.name, t.state, t.technique_id AS "techniqueId", q.ttp_id AS "ttpId", q.name AS "techniqueName",
+           t.updated_at AS "updatedAt"
+      FROM (SELECT * FROM tests ORDER BY updated_at DESC, id DESC LIMIT ${RECENT_TESTS}) t
+      JOIN techniques q ON q.id = t.technique_id
+     ORDER BY t.updated_at DESC, t.id DESC`;
+}

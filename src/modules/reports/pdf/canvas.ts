@@ -1,0 +1,261 @@
+import PDFDocument from 'pdfkit';
+
+/** Characters the standard PDF fonts can show (WinAnsi); anything else is drawn as "?". */
+const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+export const printable = (text: string) =>
+  text.replace(/[\t\r\v\f]/g, ' ').replace(/[^\n\x20-\x7e\xa0-\xff]/g, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : '?'));
+
+export const COLORS = {
+  text: '#1f2937',
+  muted: '#6b7280',
+  rule: '#d1d5db',
+  band: '#f3f4f6',
+  accent: '#6d28d9',
+  bar: '#7c3aed',
+} as const;
+
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const MARGIN = 50;
+/** Room kept at the bottom of every page for the footer. */
+const FOOTER_SPACE = 48;
+
+export interface Bar {
+  label: string;
+  value: number;
+  color?: string;
+}
+
+export interface Column {
+  header: string;
+  /** Relative width. */
+  width: number;
+  align?: 'left' | 'right';
+}
+
+export interface PdfMeta {
+  title: string;
+  subtitle: string | null;
+  generatedAt: string;
+  /** Printed in the footer of every page. */
+  notice: string;
+}
+
+/** A report page flow on A4: header, sections, key figures, horizontal bar charts, tables, footer with page numbers. */
+export class PdfReport {
+  readonly doc: PDFKit.PDFDocument;
+  private readonly left = MARGIN;
+  private readonly width: number;
+
+  constructor(private readonly meta: PdfMeta) {
+    this.doc = new PDFDocument({
+      size: 'A4',
+      margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_SPACE },
+      bufferPages: true,
+      info: { Title: printable(meta.title), Author: 'Violet', Subject: printable(meta.subtitle ?? meta.title), CreationDate: new Date(meta.generatedAt) },
+    });
+    this.width = this.doc.page.width - 2 * MARGIN;
+    this.header();
+  }
+
+  private get bottom() {
+    return this.doc.page.height - this.doc.page.margins.bottom;
+  }
+
+  /** Starts a new page unless `height` points still fit on this one. */
+  private ensure(height: number) {
+    if (this.doc.y + height > this.bottom) this.doc.addPage();
+  }
+
+  private widthOf(text: string, font: string, size: number): number {
+    return this.doc.font(font).fontSize(size).widthOfString(text);
+  }
+
+  /** `text` cut with an ellipsis so that it fits `width` on one line in the given font. */
+  private clip(text: string, width: number, font: string, size: number): string {
+    let clipped = printable(text).replace(/\n/g, ' ');
+    const full = this.widthOf(clipped, font, size);
+    if (full <= width) return clipped;
+    clipped = clipped.slice(0, Math.ceil((clipped.length * width) / full) + 1);
+    while (clipped.length > 1 && this.widthOf(`${clipped}…`, font, size) > width) clipped = clipped.slice(0, -1);
+    return `${clipped.trimEnd()}…`;
+  }
+
+  /** One line of text (cut to fit), placed without the line-wrapping pass; right-aligned within `width` on request. */
+  private line(text: string, options: { font?: string; size?: number; color?: string; x: number; y: number; width: number; align?: 'left' | 'right' }) {
+    const { font = FONT, size = 10, color = COLORS.text, x, y, width, align = 'left' } = options;
+    const shown = this.clip(text, width, font, size);
+    const offset = align === 'right' ? width - this.widthOf(shown, font, size) : 0;
+    this.doc.fillColor(color).text(shown, x + offset, y, { lineBreak: false });
+  }
+
+  /** Height of `text` wrapped to `width`; a line that fits needs no wrapping pass. */
+  private textHeight(text: string, width: number, font: string, size: number): number {
+    const shown = printable(text || ' ');
+    this.doc.font(font).fontSize(size);
+    if (!shown.includes('\n') && this.widthOf(shown, font, size) <= width) return this.doc.currentLineHeight(true);
+    return this.doc.heightOfString(shown, { width });
+  }
+
+  private write(text: string, options: { font?: string; size?: number; color?: string; x?: number; y?: number } & PDFKit.Mixins.TextOptions = {}) {
+    const { font = FONT, size = 10, color = COLORS.text, x, y, ...rest } = options;
+    this.doc.font(font).fontSize(size).fillColor(color);
+    if (x !== undefined && y !== undefined) this.doc.text(printable(text), x, y, rest);
+    else this.doc.text(printable(text), rest);
+  }
+
+  private header() {
+    this.write(this.meta.title, { font: BOLD, size: 20, color: COLORS.accent, x: this.left, y: MARGIN, width: this.width });
+    if (this.meta.subtitle) this.write(this.meta.subtitle, { size: 11, color: COLORS.muted, width: this.width });
+    this.write(`Generated ${formatDateTime(this.meta.generatedAt)}`, { size: 9, color: COLORS.muted, width: this.width });
+    this.doc.moveDown(0.5);
+    this.rule();
+  }
+
+  private rule() {
+    const y = this.doc.y;
+    this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+    this.doc.y = y + 8;
+  }
+
+  /** A section heading, kept on the same page as the first lines after it. */
+  section(title: string) {
+    this.ensure(110);
+    this.doc.moveDown(0.6);
+    this.write(title, { font: BOLD, size: 13, x: this.left, y: this.doc.y, width: this.width });
+    this.doc.moveDown(0.3);
+  }
+
+  paragraph(text: string, options: { muted?: boolean } = {}) {
+    this.ensure(20);
+    this.write(text, { size: 10, color: options.muted ? COLORS.muted : COLORS.text, x: this.left, y: this.doc.y, width: this.width });
+    this.doc.moveDown(0.4);
+  }
+
+  /** Key figures as boxes, four to a row: a small label above a large value. */
+  figures(items: { label: string; value: string }[]) {
+    const perRow = 4;
+    const gap = 8;
+    const boxWidth = (this.width - gap * (perRow - 1)) / perRow;
+    const boxHeight = 44;
+    for (let start = 0; start < items.length; start += perRow) {
+      this.ensure(boxHeight + gap);
+      const y = this.doc.y;
+      items.slice(start, start + perRow).forEach((item, index) => {
+        const x = this.left + index * (boxWidth + gap);
+        this.doc.roundedRect(x, y, boxWidth, boxHeight, 4).fill(COLORS.band);
+        this.line(item.label, { size: 8, color: COLORS.muted, x: x + 8, y: y + 7, width: boxWidth - 16 });
+        this.line(item.value, { font: BOLD, size: 16, x: x + 8, y: y + 20, width: boxWidth - 16 });
+      });
+      this.doc.x = this.left;
+      this.doc.y = y + boxHeight + gap;
+    }
+  }
+
+  /** Label–value lines (metadata of the report's subject). */
+  details(rows: [string, string][]) {
+    for (const [label, value] of rows) {
+      const height = this.doc.font(FONT).fontSize(10).heightOfString(printable(value), { width: this.width - 130 });
+      this.ensure(height + 4);
+      const y = this.doc.y;
+      this.write(label, { font: BOLD, size: 10, x: this.left, y, width: 125 });
+      this.write(value, { size: 10, x: this.left + 130, y, width: this.width - 130 });
+      this.doc.y = y + height + 4;
+    }
+    this.doc.x = this.left;
+  }
+
+  /** A horizontal bar chart drawn with vector shapes; bars scale to `max` (default: the largest value). */
+  barChart(title: string, bars: Bar[], options: { max?: number; format?: (value: number) => string } = {}) {
+    const format = options.format ?? String;
+    const max = options.max ?? Math.max(0, ...bars.map((bar) => bar.value));
+    const rowHeight = 16;
+    const labelWidth = 140;
+    const valueWidth = 50;
+    const area = this.width - labelWidth - valueWidth - 10;
+    // A chart that fits on a page is kept together.
+    this.ensure(Math.min(30 + rowHeight * bars.length, 300));
+    this.write(title, { font: BOLD, size: 10, color: COLORS.muted, x: this.left, y: this.doc.y, width: this.width });
+    this.doc.moveDown(0.3);
+    const axisX = this.left + labelWidth;
+    let top = this.doc.y;
+    for (const bar of bars) {
+      if (this.doc.y + rowHeight > this.bottom) {
+        this.doc.addPage();
+        top = this.doc.y;
+      }
+      const y = this.doc.y;
+      this.line(bar.label, { size: 9, x: this.left, y: y + 3, width: labelWidth - 8 });
+      const length = max > 0 ? Math.max(0, Math.min(1, bar.value / max)) * area : 0;
+      this.doc.rect(axisX, y + 2, area, rowHeight - 4).fill(COLORS.band);
+      if (length > 0) this.doc.rect(axisX, y + 2, length, rowHeight - 4).fill(bar.color ?? COLORS.bar);
+      this.line(format(bar.value), { size: 9, x: axisX + area + 6, y: y + 3, width: valueWidth + 4 });
+      this.doc.y = y + rowHeight;
+    }
+    this.doc.moveTo(axisX, top).lineTo(axisX, this.doc.y).lineWidth(0.75).strokeColor(COLORS.muted).stroke();
+    this.doc.x = this.left;
+    this.doc.moveDown(0.6);
+  }
+
+  /** A table with a shaded header (repeated on every page it spans) and wrapped cells. */
+  table(columns: Column[], rows: string[][], options: { empty?: string } = {}) {
+    const total = columns.reduce((sum, column) => sum + column.width, 0);
+    const widths = columns.map((column) => (column.width / total) * this.width);
+    const padding = 4;
+    const size = 8.5;
+    const heightOf = (cells: string[], font: string) => Math.max(...cells.map((cell, index) => this.textHeight(cell, widths[index] - 2 * padding, font, size))) + 2 * padding;
+    const drawRow = (cells: string[], font: string, fill: string | null, height = heightOf(cells, font)) => {
+      const y = this.doc.y;
+      if (fill) this.doc.rect(this.left, y, this.width, height).fill(fill);
+      let x = this.left;
+      cells.forEach((cell, index) => {
+        const place = { font, size, x: x + padding, y: y + padding, width: widths[index] - 2 * padding, align: columns[index].align ?? 'left' };
+        if (this.textHeight(cell, place.width, font, size) > this.doc.currentLineHeight(true)) this.write(cell, place);
+        else this.line(cell, place);
+        x += widths[index];
+      });
+      this.doc.y = y + height;
+    };
+    const headers = columns.map((column) => column.header);
+    const header = () => drawRow(headers, BOLD, COLORS.band);
+    // A short table is kept together; a long one starts with its header and at least three rows.
+    const rowHeights = rows.map((row) => heightOf(row, FONT));
+    const whole = heightOf(headers, BOLD) + rowHeights.reduce((sum, height) => sum + height, 0);
+    this.ensure(whole <= 260 ? whole : heightOf(headers, BOLD) + rowHeights.slice(0, 3).reduce((sum, height) => sum + height, 0));
+    header();
+    if (!rows.length) {
+      drawRow([options.empty ?? 'None', ...headers.slice(1).map(() => '')], FONT, null);
+    }
+    rows.forEach((row, index) => {
+      if (this.doc.y + rowHeights[index] > this.bottom) {
+        this.doc.addPage();
+        header();
+      }
+      drawRow(row, FONT, index % 2 ? '#fafafa' : null, rowHeights[index]);
+    });
+    this.doc.moveTo(this.left, this.doc.y).lineTo(this.left + this.width, this.doc.y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+    this.doc.x = this.left;
+    this.doc.moveDown(0.8);
+  }
+
+  /** Writes the footer (report title, page numbers, data notice) on every page and ends the document. */
+  end(): PDFKit.PDFDocument {
+    const { start, count } = this.doc.bufferedPageRange();
+    for (let index = start; index < start + count; index++) {
+      this.doc.switchToPage(index);
+      const bottomMargin = this.doc.page.margins.bottom;
+      this.doc.page.margins.bottom = 0;
+      const y = this.doc.page.height - MARGIN - FOOTER_SPACE + 14;
+      this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+      this.line(this.meta.title, { size: 7.5, color: COLORS.muted, x: this.left, y: y + 5, width: this.width - 90 });
+      this.line(`Page ${index - start + 1} of ${count}`, { size: 7.5, color: COLORS.muted, x: this.left + this.width - 80, y: y + 5, width: 80, align: 'right' });
+      this.write(this.meta.notice, { size: 6.5, color: COLORS.muted, x: this.left, y: y + 17, width: this.width });
+      this.doc.page.margins.bottom = bottomMargin;
+    }
+    this.doc.end();
+    return this.doc;
+  }
+}
+
+/** 2025-03-31 14:05 UTC */
+export const formatDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
