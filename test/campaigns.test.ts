@@ -620,6 +620,14 @@ describe('with 100,000 tests', () => {
     expect(list.body.total).toBe(100);
     expect(list.body.items.every((item: any) => item.test_count === 1000 && item.validated_count === 166)).toBe(true);
 
+    // The read lists the first 100 tests; tests_offset / tests_limit (≤ 500) page through the 1,000.
+    const detail = await app.api('GET', `/campaigns/${ids[0]}`, { token: t.viewer.token });
+    expect([detail.body.tests.length, detail.body.test_count]).toEqual([100, 1000]);
+    const last = await app.api('GET', `/campaigns/${ids[0]}?tests_offset=900&tests_limit=500`, { token: t.viewer.token });
+    expect(last.body.tests).toHaveLength(100);
+    expect(new Set([...detail.body.tests, ...last.body.tests].map((test: any) => test.id)).size).toBe(200);
+    expect(await app.api('GET', `/campaigns/${ids[0]}?tests_limit=501`, { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'limit' } });
+
     const plan = JSON.stringify(
       await app.services.prisma.$queryRawUnsafe(
         `EXPLAIN (FORMAT JSON) SELECT count(*) FILTER (WHERE state = 'validated') FROM tests WHERE campaign_id = ANY(ARRAY['${ids[0]}']::uuid[]) GROUP BY campaign_id`,

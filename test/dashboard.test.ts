@@ -112,6 +112,8 @@ describe('dashboard', () => {
   it('the executive summary over GraphQL matches, and follows the data', async () => {
     // T1098 (Persistence) becomes validated: Persistence (1 + 0) / 3 = 33.3 %
     await app.services.prisma.technique.update({ where: { id: data.techniques.T6.id }, data: { statusGlobal: 'validated' } });
+    // The summary is cached with the operational KPIs; a coverage change (here made behind the service's back) clears it.
+    await app.services.cache.invalidate('analytics');
     const result = await app.graphql('{ executiveSummary { sentences weakestTactic { shortName coveragePercentage } coverage { coveragePercentage } } }', {}, viewer);
     expect(result.errors).toBeUndefined();
     // (3 + 0.5 × 2) / 7 = 57.1 %; weakest among Initial Access 100, Execution 50, Persistence 33.3, Cloud Ops 50 → Persistence
@@ -121,6 +123,7 @@ describe('dashboard', () => {
       'Coverage stands at 57.1% across 7 active techniques: 3 validated, 2 partially covered, 1 not covered and 1 not yet concluded.',
     );
     await app.services.prisma.technique.update({ where: { id: data.techniques.T6.id }, data: { statusGlobal: 'not_evaluated' } });
+    await app.services.cache.invalidate('analytics');
   });
 });
 

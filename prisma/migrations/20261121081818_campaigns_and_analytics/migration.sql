@@ -135,6 +135,12 @@ CREATE INDEX "tests_technique_id_state_decided_at_detection_result_idx" ON "test
 -- CreateIndex
 CREATE INDEX "tests_campaign_id_state_idx" ON "tests"("campaign_id", "state");
 
+-- CreateIndex
+CREATE INDEX "tests_execution_date_idx" ON "tests"("execution_date");
+
+-- CreateIndex
+CREATE INDEX "tests_remediation_status_updated_at_idx" ON "tests"("remediation_status", "updated_at" DESC);
+
 -- AddForeignKey
 ALTER TABLE "tests" ADD CONSTRAINT "tests_campaign_id_fkey" FOREIGN KEY ("campaign_id") REFERENCES "campaigns"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 

@@ -93,10 +93,12 @@ export const campaignsRoutes: Route[] = [
     method: 'GET',
     path: '/campaigns/:id',
     tag: 'Campaigns',
-    summary: 'One campaign with its threat actor, progress and tests',
+    summary: 'One campaign with its threat actor, progress and tests (the first 100, oldest first; tests_offset and tests_limit ≤ 500 page through them; test_count is the total)',
     roles: campaignRoles.read,
-    document: `query ($id: ID!) { campaign(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
-    variables: { id: path('id') },
+    document: `query ($id: ID!, $testsOffset: Int, $testsLimit: Int) {
+      campaign(id: $id) { ${CAMPAIGN_DETAIL_FIELDS.replace('tests {', 'tests(offset: $testsOffset, limit: $testsLimit) {')} }
+    }`,
+    variables: { id: path('id'), testsOffset: query('tests_offset'), testsLimit: query('tests_limit') },
   },
   mutation(
     'PATCH',

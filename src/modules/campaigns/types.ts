@@ -3,6 +3,11 @@ import { pageType } from '../../graphql/pagination.ts';
 import type { CampaignEvent, CampaignExecution } from '../../generated/prisma/client.ts';
 import { CampaignStatus, type TestState } from '../../generated/prisma/enums.ts';
 import '../tests/types.ts';
+import { page, parseInput } from '../../validation.ts';
+
+/** The tests a campaign read lists at once; larger campaigns page through them (tests_offset, tests_limit). */
+export const CAMPAIGN_TEST_PAGE = { defaultLimit: 100, maxLimit: 500 } as const;
+const campaignTestPage = page(CAMPAIGN_TEST_PAGE.defaultLimit, CAMPAIGN_TEST_PAGE.maxLimit);
 import '../threat-actors/types.ts';
 import '../users/types.ts';
 import { progressLoader, type CampaignProgress } from './progress.ts';
@@ -72,8 +77,16 @@ export const CampaignType = builder.prismaObject('Campaign', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     tests: t.relation('tests', {
-      description: 'Every test of the campaign (retests of recurring occurrences included), oldest first.',
-      query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      description:
+        'The tests of the campaign (retests of recurring occurrences included), oldest first, a page at a time: testCount gives the total.',
+      args: {
+        offset: t.arg.int({ required: false, defaultValue: 0 }),
+        limit: t.arg.int({ required: false, defaultValue: CAMPAIGN_TEST_PAGE.defaultLimit, description: `At most ${CAMPAIGN_TEST_PAGE.maxLimit}.` }),
+      },
+      query: (args) => {
+        const { offset, limit } = parseInput(campaignTestPage, { offset: args.offset ?? 0, limit: args.limit ?? CAMPAIGN_TEST_PAGE.defaultLimit });
+        return { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit };
+      },
     }),
     testCount: t.int({
       description: 'Number of tests of the campaign.',

@@ -3,7 +3,7 @@ import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { coverageByTactic, coverageSummary, type CoverageCounts, type TacticCoverage } from './coverage.ts';
 import { narrate } from './narrative.ts';
-import { operationalKpis } from './operational.ts';
+import { OPERATIONAL_CACHE_MS, operationalKpis } from './operational.ts';
 import { testPipeline, type TestPipeline } from './workflow.ts';
 
 export interface CampaignCounts {
@@ -74,6 +74,12 @@ export function extremes(tactics: TacticCoverage[]): { strongest: TacticCoverage
 }
 
 export async function executiveSummary(services: Services): Promise<ExecutiveSummary> {
+  // Built on the operational KPIs, and as costly uncached: cached with them (5 minutes, cleared by coverage changes).
+  const summary = await services.cache.remember('analytics', 'dashboard:executive', OPERATIONAL_CACHE_MS, () => composeExecutiveSummary(services));
+  return { ...summary, generatedAt: new Date(summary.generatedAt) };
+}
+
+async function composeExecutiveSummary(services: Services): Promise<ExecutiveSummary> {
   const [coverage, tactics, [work], kpis] = await Promise.all([
     coverageSummary(services),
     coverageByTactic(services),

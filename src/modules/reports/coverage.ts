@@ -95,8 +95,8 @@ export async function tacticCoverage(services: Services, where: Prisma.Sql, only
 }
 
 /**
- * One row per technique with its test counts and latest validated result, by ttp id: tests are aggregated
- * once (GROUP BY, DISTINCT ON) for the techniques in scope rather than per technique.
+ * One row per technique with its test counts and latest validated result, by ttp id: counts are aggregated
+ * once (GROUP BY) for the techniques in scope; the latest result is one index probe per technique.
  */
 export async function techniqueCoverage(services: Services, where: Prisma.Sql): Promise<TechniqueCoverage[]> {
   return services.prisma.$queryRaw<TechniqueCoverage[]>`
@@ -106,10 +106,6 @@ export async function techniqueCoverage(services: Services, where: Prisma.Sql): 
         count(*) FILTER (WHERE s.state = 'validated')::int AS validated,
         count(*) FILTER (WHERE s.state = 'rejected')::int AS rejected
       FROM tests s WHERE s.technique_id IN (SELECT id FROM scope) GROUP BY s.technique_id
-    ), latest AS (
-      SELECT DISTINCT ON (s.technique_id) s.technique_id, s.detection_result, s.decided_at
-      FROM tests s WHERE s.technique_id IN (SELECT id FROM scope) AND s.state = 'validated' AND s.detection_result IS NOT NULL
-      ORDER BY s.technique_id, s.decided_at DESC NULLS LAST, s.created_at DESC, s.id DESC
     )
     SELECT t.id, t.ttp_id AS "ttpId", t.name,
       ARRAY(SELECT coalesce(ta.name, x.short_name) FROM unnest(t.tactics) WITH ORDINALITY AS x(short_name, n)
@@ -118,7 +114,13 @@ export async function techniqueCoverage(services: Services, where: Prisma.Sql): 
       coalesce(c.total, 0) AS "testsTotal", coalesce(c.validated, 0) AS "testsValidated", coalesce(c.rejected, 0) AS "testsRejected",
       coalesce(c.total - c.validated - c.rejected, 0) AS "testsOpen",
       l.detection_result::text AS "lastResult", l.decided_at AS "lastValidatedAt"
-    FROM scope t LEFT JOIN counts c ON c.technique_id = t.id LEFT JOIN latest l ON l.technique_id = t.id
+    FROM scope t LEFT JOIN counts c ON c.technique_id = t.id
+    LEFT JOIN LATERAL (
+      -- The newest validated result, read from the (technique_id, state, decided_at, detection_result) index.
+      SELECT s.detection_result, s.decided_at FROM tests s
+      WHERE s.technique_id = t.id AND s.state = 'validated' AND s.decided_at IS NOT NULL AND s.detection_result IS NOT NULL
+      ORDER BY s.decided_at DESC, s.created_at DESC, s.id DESC LIMIT 1
+    ) l ON true
     ORDER BY t.ttp_id`;
 }
 

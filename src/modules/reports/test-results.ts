@@ -49,7 +49,7 @@ export async function testResultsReport(services: Services, filter: unknown, pag
   const matching = state ? Prisma.sql`s.state = ${state}::"TestState"` : Prisma.sql`true`;
   const db = services.prisma;
   const [items, [counts]] = await Promise.all([
-    db.test.findMany({ ...query, where, orderBy: [{ executionDate: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    db.test.findMany({ ...query, where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     db.$queryRaw<(StateCounts & DetectionCounts & { total: number })[]>`
       SELECT count(*) FILTER (WHERE ${matching})::int AS total,
         ${countsBy('s.state', Object.values(TestState))},

@@ -4,6 +4,7 @@ import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { MATRIX_COLUMNS, type MatrixRow, type ScoredRow } from './formula.ts';
+import { ORGANIZATION_CACHE_MS } from './service.ts';
 import { scoredRows } from './technique-scores.ts';
 
 export const heatmapFilterSchema = z.object({
@@ -88,8 +89,10 @@ export function buildMatrix(rows: readonly MatrixRow[], tactics: readonly Catalo
   return [...tactics.map((tactic) => columns.get(tactic.shortName)!), ...custom, ...(withoutTactic ? [withoutTactic] : [])];
 }
 
-/** GET /heatmap: every active technique with its status and score, in matrix order. */
+/** GET /heatmap: every active technique with its status and score, in matrix order; cached like the organisation score. */
 export async function heatmap(services: Services, filter: HeatmapFilter) {
-  const { rows, tactics, platform } = await heatmapRows(services, filter);
-  return { platform, techniqueCount: rows.length, tactics: buildMatrix(rows, tactics) };
+  return services.cache.remember('analytics', `scores:heatmap:${filter.platform?.toLowerCase() ?? ''}`, ORGANIZATION_CACHE_MS, async () => {
+    const { rows, tactics, platform } = await heatmapRows(services, filter);
+    return { platform, techniqueCount: rows.length, tactics: buildMatrix(rows, tactics) };
+  });
 }

@@ -5,6 +5,7 @@ import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { POINT_COLUMNS, SCORE_TERMS } from './formula.ts';
 import { heatmapFilterSchema, heatmapRows, platformCondition } from './heatmap.ts';
+import { ORGANIZATION_CACHE_MS } from './service.ts';
 import {
   CHANGE_COLORS,
   CHANGE_GRADIENT,
@@ -198,7 +199,8 @@ export async function navigatorLayer(services: Services, input: unknown) {
   const { platform, snapshotId, before, after } = parseInput(layerSchema, input ?? {});
   if (snapshotId) return snapshotLayer(services, snapshotId, platform);
   if (before && after) return differenceLayer(services, before, after, platform);
-  return liveLayer(services, platform);
+  // The live layer is the heatmap's data (≈ 650 KB for the full matrix): cached with it, cleared with it.
+  return services.cache.remember('analytics', `scores:layer:${platform?.toLowerCase() ?? ''}`, ORGANIZATION_CACHE_MS, () => liveLayer(services, platform));
 }
 
 /** `compare=a,b` of GET /heatmap: the two snapshot ids, before then after. */
