@@ -425,10 +425,11 @@ describe('generated documents', () => {
     expect(body.score).toEqual({ score: expected.score, terms: expected.terms });
     expect(body.risk).toBeNull();
     expect(body.threat_actors).toEqual({ count: 0, names: [] });
+    // The latest tests, newest first.
     expect(body.tests.map((test: any) => [test.name, test.state, test.campaign])).toEqual([
-      ['Test tD', 'validated', 'Operation Violet'],
-      ['Test tF', 'validated', null],
       ['Test tH', 'draft', null],
+      ['Test tF', 'validated', null],
+      ['Test tD', 'validated', 'Operation Violet'],
     ]);
     const byId = await get(`/reports/generate/technique/${ids.T1003}?format=json`);
     expect(byId.body).toMatchObject({ technique: { ttp_id: 'T1003' }, risk: { score: 80, impact: 4, likelihood: 5 } });

@@ -8,6 +8,8 @@ import { iso, testFigures, type DocumentBase, type TestFigures } from './shared.
 
 /** How many threat-actor names the report lists (the count covers all). */
 const ACTOR_NAMES = 20;
+/** How many tests the report lists, the most recent first (the figures cover all of them). */
+export const TECHNIQUE_TEST_ROWS = 200;
 
 export interface TechniqueTestRow {
   id: string;
@@ -45,7 +47,7 @@ export interface TechniqueDocument extends DocumentBase {
 
 const isUuid = (id: string) => z.guid().safeParse(id).success;
 
-/** One technique (by id or ttp id): coverage, score, risk, threat actors and every test. */
+/** One technique (by id or ttp id): coverage, score, risk, threat actors, figures over every test and the latest tests. */
 export async function techniqueDocument(services: Services, key: string): Promise<TechniqueDocument> {
   const db = services.prisma;
   const technique = await db.technique.findUnique({ where: isUuid(key) ? { id: key } : { ttpId: key }, include: { riskProfile: true } });
@@ -58,7 +60,8 @@ export async function techniqueDocument(services: Services, key: string): Promis
     testFigures(services, Prisma.sql`s.technique_id = ${technique.id}::uuid`),
     db.test.findMany({
       where: { techniqueId: technique.id },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: TECHNIQUE_TEST_ROWS,
       select: {
         id: true, name: true, state: true, detectionResult: true, executionDate: true, decidedAt: true, remediationStatus: true,
         campaign: { select: { name: true } },
