@@ -312,6 +312,20 @@ describe('remediation status', () => {
 });
 
 describe('generated documents', () => {
+  it('a PDF is rendered once per content: the same figures give the same file, changed figures a new one', async () => {
+    const first = await download('/reports/generate/coverage-summary');
+    const again = await download('/reports/generate/coverage-summary');
+    expect(Buffer.from(again.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+    const technique = await app.services.prisma.technique.findFirstOrThrow({ where: { statusGlobal: 'not_evaluated', revoked: false, deprecated: false } });
+    await app.services.prisma.technique.update({ where: { id: technique.id }, data: { statusGlobal: 'not_covered' } });
+    try {
+      const changed = await download('/reports/generate/coverage-summary');
+      expect(Buffer.from(changed.bytes).equals(Buffer.from(first.bytes))).toBe(false);
+    } finally {
+      await app.services.prisma.technique.update({ where: { id: technique.id }, data: { statusGlobal: 'not_evaluated' } });
+    }
+  });
+
   it('coverage summary: JSON figures and a PDF that shows them', async () => {
     const { status, body } = await get('/reports/generate/coverage-summary?format=json');
     expect(status).toBe(200);

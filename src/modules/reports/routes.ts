@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { ValidationError } from '../../errors.ts';
 import { query, type CustomRoute, type Route } from '../../../rest-adapter/types.ts';
@@ -5,6 +7,7 @@ import { attachmentName, COVERAGE_CSV_COLUMNS, toCsv } from './csv.ts';
 import type { ReportDocument } from './documents/index.ts';
 import { reportRoles } from './permissions.ts';
 import { renderPdf } from './pdf/layouts.ts';
+import type { Services } from '../../services.ts';
 
 const TEST_ITEM = `id name platform state detection_result: detectionResult attack_success: attackSuccess
   technique { id ttp_id: ttpId name }
@@ -46,6 +49,25 @@ const download = (res: Response, type: string, fileName: string) =>
 
 type Kind = ReportDocument['kind'];
 
+/** How long a rendered PDF is kept for an identical document (laying out tens of pages costs a few hundred ms). */
+const RENDERED_PDF_TTL_MS = 5 * 60_000;
+
+/**
+ * The PDF of a document. Rendering is keyed by the document's content (its generation time aside), so a PDF is
+ * reused only while every figure in it is unchanged; the document itself is always read afresh.
+ */
+async function renderedPdf(services: Services, report: ReportDocument): Promise<Buffer> {
+  const content = createHash('sha256').update(JSON.stringify({ ...report, generated_at: null })).digest('hex');
+  const base64 = await services.cache.remember('analytics', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
+    const chunks: Buffer[] = [];
+    const pdf = renderPdf(report);
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await once(pdf, 'end');
+    return Buffer.concat(chunks).toString('base64');
+  });
+  return Buffer.from(base64, 'base64');
+}
+
 /** A generated document: PDF (default) or its JSON content with format=json. */
 function generateRoute(kind: Kind, routePath: string, summary: string): CustomRoute {
   return {
@@ -55,7 +77,8 @@ function generateRoute(kind: Kind, routePath: string, summary: string): CustomRo
     summary: `${summary}. Query format=pdf (default, a download) or json (the same content as data)`,
     roles: reportRoles.generate,
     documents: [GENERATED],
-    async handle(req, res, { execute }) {
+    async handle(req, res, { execute, context }) {
+      const services = context.services;
       const format = queryText(req, 'format') ?? 'pdf';
       if (format !== 'pdf' && format !== 'json') throw new ValidationError('format', 'must be pdf or json');
       const variables = { kind, id: req.params.id, year: queryInt(req, 'year'), quarter: queryInt(req, 'quarter') };
@@ -64,10 +87,10 @@ function generateRoute(kind: Kind, routePath: string, summary: string): CustomRo
         res.json(report);
         return;
       }
-      const pdf = renderPdf(report);
+      const pdf = await renderedPdf(services, report);
       const subject = report.kind === 'technique' ? `-${report.technique.ttp_id}` : '';
       download(res, 'application/pdf', attachmentName(`${kind.replace(/_/g, '-')}${subject.replace(/[^A-Za-z0-9.-]/g, '')}`, 'pdf'));
-      pdf.pipe(res);
+      res.end(pdf);
     },
   };
 }
