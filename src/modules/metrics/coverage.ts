@@ -24,8 +24,11 @@ export interface TacticCoverage extends CoverageCounts {
   matrixOrder: number | null;
 }
 
-/** Techniques that count: neither revoked nor deprecated (sub-techniques included). */
-const ACTIVE = Prisma.sql`SELECT id, status_global, tactic, tactics FROM techniques WHERE NOT revoked AND NOT deprecated`;
+/** Techniques that count: neither revoked nor deprecated (sub-techniques included), as a condition on `techniques t`. */
+export const ACTIVE_TECHNIQUES = Prisma.sql`NOT t.revoked AND NOT t.deprecated`;
+
+/** The techniques in scope: `where` is a condition on `techniques t` (active ones by default). */
+const inScope = (where: Prisma.Sql) => Prisma.sql`SELECT t.id, t.status_global, t.tactic, t.tactics FROM techniques t WHERE ${where}`;
 
 const COUNTS = Prisma.sql`
   count(*)::int AS total,
@@ -37,23 +40,29 @@ const COUNTS = Prisma.sql`
 
 const COVERAGE = percentage(coveredWeight(Prisma.sql`validated`, Prisma.sql`partial`), Prisma.sql`total`, Prisma.sql`0`);
 
-/** Active techniques by coverage status, with the coverage percentage. */
-export async function coverageSummary(services: Services): Promise<CoverageCounts> {
+/** Techniques in scope (active ones by default) by coverage status, with the coverage percentage. */
+export async function coverageSummary(services: Services, where: Prisma.Sql = ACTIVE_TECHNIQUES): Promise<CoverageCounts> {
   const [row] = await services.prisma.$queryRaw<CoverageCounts[]>`
-    WITH counts AS (SELECT ${COUNTS} FROM (${ACTIVE}) active)
+    WITH counts AS (SELECT ${COUNTS} FROM (${inScope(where)}) active)
     SELECT *, ${COVERAGE} AS "coveragePercentage" FROM counts`;
   return row;
 }
 
 /**
  * Coverage per tactic in matrix order: a technique counts under each of its tactics. Every tactic of the
- * catalog is listed (zeros included); tactics only custom techniques name follow, by name.
+ * catalog is listed (zeros included); tactics only custom techniques name follow, by name. `where` narrows the
+ * techniques (active ones by default), `onlyShortName` keeps the row of one tactic.
  */
-export async function coverageByTactic(services: Services): Promise<TacticCoverage[]> {
+export async function coverageByTactic(
+  services: Services,
+  where: Prisma.Sql = ACTIVE_TECHNIQUES,
+  onlyShortName: string | null = null,
+): Promise<TacticCoverage[]> {
+  const only = onlyShortName ? Prisma.sql`WHERE "shortName" = ${onlyShortName}` : Prisma.empty;
   return services.prisma.$queryRaw<TacticCoverage[]>`
     WITH pairs AS (
       SELECT DISTINCT active.id, active.status_global, active.tactic, active.tactics[1] AS first, short_name
-        FROM (${ACTIVE}) active CROSS JOIN LATERAL unnest(active.tactics) AS short_name
+        FROM (${inScope(where)}) active CROSS JOIN LATERAL unnest(active.tactics) AS short_name
     ), counted AS (
       SELECT short_name, max(tactic) FILTER (WHERE first = short_name) AS display, ${COUNTS}
         FROM pairs GROUP BY short_name
@@ -67,6 +76,6 @@ export async function coverageByTactic(services: Services): Promise<TacticCovera
              coalesce(c."notEvaluated", 0) AS "notEvaluated"
         FROM tactics tc FULL JOIN counted c ON c.short_name = tc.short_name
     )
-    SELECT *, ${COVERAGE} AS "coveragePercentage" FROM merged
+    SELECT *, ${COVERAGE} AS "coveragePercentage" FROM merged ${only}
      ORDER BY "matrixOrder" NULLS LAST, lower(tactic), "shortName"`;
 }

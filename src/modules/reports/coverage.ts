@@ -1,27 +1,11 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { CoverageStatus, DetectionResult } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
-import { coveredWeight, percentage } from '../metrics/sql.ts';
+import { coverageByTactic, coverageSummary, type CoverageCounts, type TacticCoverage } from '../metrics/coverage.ts';
 import { techniqueScope, type TechniqueScopeFilter } from './scope.ts';
 
-/** Techniques by coverage status; coverage percentage = (validated + 0.5 × partial) / total × 100, one decimal (0 when none). */
-export interface StatusCounts {
-  total: number;
-  validated: number;
-  partial: number;
-  notCovered: number;
-  inProgress: number;
-  notEvaluated: number;
-  coveragePercentage: number;
-}
-
-export interface TacticCoverage extends StatusCounts {
-  /** Display name (the short name when the catalog does not know the tactic). */
-  tactic: string;
-  shortName: string;
-  /** TA id, null for a tactic the catalog does not know. */
-  tacticId: string | null;
-}
+/** Techniques by coverage status, and per tactic: the same figures as /metrics/summary and /metrics/by-tactic. */
+export type { CoverageCounts as StatusCounts, TacticCoverage } from '../metrics/coverage.ts';
 
 export interface TechniqueCoverage {
   id: string;
@@ -45,53 +29,9 @@ export interface CoverageReport {
   generatedAt: Date;
   tactic: string | null;
   platform: string | null;
-  totals: StatusCounts;
+  totals: CoverageCounts;
   byTactic: TacticCoverage[];
   techniques: TechniqueCoverage[];
-}
-
-/** The status-count columns over `techniques t` (SQL aggregates shared by every coverage figure). */
-const STATUS_COUNTS = Prisma.sql`
-  count(*)::int AS "total",
-  count(*) FILTER (WHERE t.status_global = 'validated')::int AS "validated",
-  count(*) FILTER (WHERE t.status_global = 'partial')::int AS "partial",
-  count(*) FILTER (WHERE t.status_global = 'not_covered')::int AS "notCovered",
-  count(*) FILTER (WHERE t.status_global = 'in_progress')::int AS "inProgress",
-  count(*) FILTER (WHERE t.status_global = 'not_evaluated')::int AS "notEvaluated"`;
-
-/** The coverage percentage of counted rows, as /metrics/summary defines it. */
-const COVERAGE = percentage(coveredWeight(Prisma.sql`c."validated"`, Prisma.sql`c."partial"`), Prisma.sql`c."total"`, Prisma.sql`0`);
-
-/** Coverage totals of the techniques matching `where` (a condition on `techniques t`). */
-export async function statusCounts(services: Services, where: Prisma.Sql): Promise<StatusCounts> {
-  const [totals] = await services.prisma.$queryRaw<StatusCounts[]>`
-    SELECT c.*, ${COVERAGE} AS "coveragePercentage" FROM (SELECT ${STATUS_COUNTS} FROM techniques t WHERE ${where}) AS c`;
-  return totals;
-}
-
-/**
- * Per-tactic coverage in matrix order: a technique counts under each of its tactics. Every tactic of the
- * catalog is listed (zeros included), then tactics only custom techniques name; `onlyShortName` keeps one.
- */
-export async function tacticCoverage(services: Services, where: Prisma.Sql, onlyShortName: string | null = null): Promise<TacticCoverage[]> {
-  const only = onlyShortName ? Prisma.sql`WHERE coalesce(ta.short_name, c.short_name) = ${onlyShortName}` : Prisma.empty;
-  return services.prisma.$queryRaw<TacticCoverage[]>`
-    WITH pairs AS (
-      SELECT DISTINCT t.id, t.status_global, x.short_name
-      FROM techniques t CROSS JOIN LATERAL unnest(t.tactics) AS x(short_name) WHERE ${where}
-    ), counted AS (
-      SELECT t.short_name, ${STATUS_COUNTS} FROM pairs t GROUP BY t.short_name
-    )
-    SELECT c.tactic, c."shortName", c."tacticId", c."total", c."validated", c."partial", c."notCovered", c."inProgress", c."notEvaluated",
-      ${COVERAGE} AS "coveragePercentage"
-    FROM (
-      SELECT coalesce(ta.name, c.short_name) AS tactic, coalesce(ta.short_name, c.short_name) AS "shortName",
-        ta.external_id AS "tacticId", ta.matrix_order,
-        coalesce(c."total", 0) AS "total", coalesce(c."validated", 0) AS "validated", coalesce(c."partial", 0) AS "partial",
-        coalesce(c."notCovered", 0) AS "notCovered", coalesce(c."inProgress", 0) AS "inProgress", coalesce(c."notEvaluated", 0) AS "notEvaluated"
-      FROM tactics ta FULL JOIN counted c ON c.short_name = ta.short_name ${only}
-    ) AS c
-    ORDER BY c.matrix_order NULLS LAST, lower(c.tactic), c."shortName"`;
 }
 
 /**
@@ -128,8 +68,8 @@ export async function techniqueCoverage(services: Services, where: Prisma.Sql): 
 export async function coverageReport(services: Services, filter: TechniqueScopeFilter | null | undefined): Promise<CoverageReport> {
   const scope = await techniqueScope(services.prisma, filter);
   const [totals, byTactic, techniques] = await Promise.all([
-    statusCounts(services, scope.where),
-    tacticCoverage(services, scope.where, scope.tacticShortName),
+    coverageSummary(services, scope.where),
+    coverageByTactic(services, scope.where, scope.tacticShortName),
     techniqueCoverage(services, scope.where),
   ]);
   return { generatedAt: new Date(), tactic: scope.tactic, platform: scope.platform, totals, byTactic, techniques };

@@ -1,6 +1,5 @@
-import { Prisma } from '../../../generated/prisma/client.ts';
 import type { Services } from '../../../services.ts';
-import { statusCounts, tacticCoverage } from '../coverage.ts';
+import { coverageByTactic, coverageSummary } from '../../metrics/coverage.ts';
 import { calendarQuarter, EXECUTIVE_WINDOW_DAYS, monthsOf, trailingDays, type Period } from '../period.ts';
 import {
   campaignCounts,
@@ -20,8 +19,6 @@ import {
   type RemediationFigures,
   type TacticRow,
 } from './shared.ts';
-
-const ACTIVE = Prisma.sql`NOT t.revoked AND NOT t.deprecated`;
 
 interface PeriodDocument extends DocumentBase {
   coverage: CoverageFigures;
@@ -57,10 +54,10 @@ export interface QuarterlyDocument extends PeriodDocument {
 /** Figures both summaries share: current coverage, test activity in the period, remediation, gaps. */
 async function periodFigures(services: Services, period: Period) {
   const [coverage, tests, remediation, byTactic, gaps, campaigns] = await Promise.all([
-    statusCounts(services, ACTIVE),
+    coverageSummary(services),
     periodTestFigures(services, period),
     remediationFigures(services),
-    tacticCoverage(services, ACTIVE),
+    coverageByTactic(services),
     topGaps(services),
     campaignCounts(services, period),
   ]);
