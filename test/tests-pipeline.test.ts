@@ -303,7 +303,7 @@ describe('reading and listing', () => {
       status: 400,
       body: { code: 'VALIDATION_ERROR', field: 'technique_id' },
     });
-    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x', technique_id: techniqueId, assigned_to: t.viewer.id.replace(/.$/, '0') } })).toMatchObject({
+    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x', technique_id: techniqueId, assigned_to: t.viewer.id.replace(/.$/, (last) => (last === '0' ? '1' : '0')) } })).toMatchObject({
       status: 400,
       body: { field: 'assigned_to' },
     });
