@@ -13,28 +13,58 @@ export interface ResultCache {
   invalidate(tag: CacheTag): Promise<void>;
 }
 
-/** What cached entries depend on: coverage and test results (analytics). */
-export type CacheTag = 'analytics';
+/**
+ * What cached entries depend on. `analytics`: coverage and test results, invalidated when they change.
+ * `rendered`: renderings keyed by a hash of their whole content, which cannot go stale; they only expire.
+ */
+export type CacheTag = 'analytics' | 'rendered';
 
 /** Events after which cached analytics are stale. */
 const INVALIDATING_EVENTS = ['coverage.changed', 'test.state_changed'] as const;
 
+/**
+ * Concurrent misses of one key in this process share one computation: a burst of requests after an
+ * invalidation runs the expensive query once.
+ */
+class SingleFlight {
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  run<T>(id: string, compute: () => Promise<T>): Promise<T> {
+    const running = this.running.get(id);
+    if (running) return running as Promise<T>;
+    const promise = compute().finally(() => this.running.delete(id));
+    this.running.set(id, promise);
+    return promise;
+  }
+}
+
 class MemoryCache implements ResultCache {
   private readonly entries = new Map<string, { value: unknown; expires: number }>();
   private readonly generations = new Map<CacheTag, number>();
+  private readonly flights = new SingleFlight();
 
   async remember<T>(tag: CacheTag, key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
     const id = `${tag}:${this.generations.get(tag) ?? 0}:${key}`;
     const hit = this.entries.get(id);
     if (hit && hit.expires > Date.now()) return hit.value as T;
-    const value = await compute();
-    this.entries.set(id, { value, expires: Date.now() + ttlMs });
-    return value;
+    return this.flights.run(id, async () => {
+      const value = await compute();
+      this.sweep();
+      // Stored only if no invalidation came while computing: the value may predate it.
+      if (id.startsWith(`${tag}:${this.generations.get(tag) ?? 0}:`)) this.entries.set(id, { value, expires: Date.now() + ttlMs });
+      return value;
+    });
   }
 
   async invalidate(tag: CacheTag): Promise<void> {
     this.generations.set(tag, (this.generations.get(tag) ?? 0) + 1);
     for (const id of this.entries.keys()) if (id.startsWith(`${tag}:`)) this.entries.delete(id);
+  }
+
+  /** Drops expired entries, so that keys never asked again do not pile up. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, entry] of this.entries) if (entry.expires <= now) this.entries.delete(id);
   }
 }
 
@@ -44,6 +74,8 @@ class RedisCache implements ResultCache {
     private readonly prefix: string,
     private readonly log: Logger,
   ) {}
+
+  private readonly flights = new SingleFlight();
 
   private generationKey = (tag: CacheTag) => `${this.prefix}:cache:${tag}:generation`;
 
@@ -57,9 +89,13 @@ class RedisCache implements ResultCache {
     } catch (error) {
       this.log.warn({ err: error, key }, 'result cache unavailable; computing');
     }
-    const value = await compute();
-    if (id) await this.redis.set(id, JSON.stringify(value), 'PX', ttlMs).catch(() => undefined);
-    return value;
+    if (!id) return compute();
+    const entry = id;
+    return this.flights.run(entry, async () => {
+      const value = await compute();
+      await this.redis.set(entry, JSON.stringify(value), 'PX', ttlMs).catch(() => undefined);
+      return value;
+    });
   }
 
   async invalidate(tag: CacheTag): Promise<void> {

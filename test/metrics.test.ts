@@ -279,4 +279,36 @@ describe('on the fixed dataset', () => {
       expect((await app.api('GET', '/metrics/operational')).status).toBe(401);
     });
   });
+  describe('outcome table', () => {
+    /** Rows of test_outcomes that differ from what test_outcome() derives from the tests as they stand now. */
+    const drift = async () => {
+      const [{ rows }] = await app.services.prisma.$queryRaw<{ rows: number }[]>`
+        WITH derived AS (SELECT o.* FROM tests t CROSS JOIN LATERAL test_outcome(t) o)
+        SELECT count(*)::int AS rows FROM ((TABLE test_outcomes EXCEPT TABLE derived) UNION ALL (TABLE derived EXCEPT TABLE test_outcomes)) d`;
+      return rows;
+    };
+    const outcomeOf = (testId: string) => app.services.prisma.testOutcome.findUnique({ where: { testId } });
+
+    it('the database keeps one row per test past red execution, through inserts, updates, reopening and deletion', async () => {
+      expect(await drift()).toBe(0);
+      const counted = await app.services.prisma.test.count({ where: { state: { in: ['blue_evaluating', 'in_review', 'validated', 'rejected'] } } });
+      expect(await app.services.prisma.testOutcome.count()).toBe(counted);
+
+      // t12: validated, not_detected, remediation in progress → a standing result with no repair yet
+      expect(await outcomeOf(data.tests.t12.id)).toMatchObject({ isResult: true, isExecution: true, detectionResult: 'not_detected', repairHours: null });
+      const completedAt = new Date(data.tests.t12.blueSubmittedAt!.getTime() + 5 * 3_600_000);
+      await app.services.prisma.test.update({ where: { id: data.tests.t12.id }, data: { remediationCompletedAt: completedAt } });
+      expect(await outcomeOf(data.tests.t12.id)).toMatchObject({ repairHours: 5 });
+
+      // reopened to draft: no longer counted; submitted again: counted again
+      await app.services.prisma.test.update({ where: { id: data.tests.t12.id }, data: { state: 'draft' } });
+      expect(await outcomeOf(data.tests.t12.id)).toBeNull();
+      await app.services.prisma.test.updateMany({ where: { id: { in: [data.tests.t12.id, data.tests.t10.id] } }, data: { state: 'in_review' } });
+      expect(await outcomeOf(data.tests.t10.id)).toMatchObject({ isResult: true, detectionResult: 'detected', detectSeconds: 3600 });
+
+      await app.services.prisma.test.delete({ where: { id: data.tests.t12.id } });
+      expect(await outcomeOf(data.tests.t12.id)).toBeNull();
+      expect(await drift()).toBe(0);
+    });
+  });
 });

@@ -23,6 +23,11 @@ describe('system', () => {
     });
   });
 
+  it('PostgreSQL sessions run with JIT compilation off', async () => {
+    const rows = await Promise.all([1, 2, 3].map(() => app.services.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`));
+    expect(rows.map(([row]) => row.jit)).toEqual(['off', 'off', 'off']);
+  });
+
   it('storage reports an error, without degrading the service, when DATA_DIR/evidence cannot be used', async () => {
     const evidenceDir = join(app.services.config.DATA_DIR, 'evidence');
     await rm(evidenceDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
-import { durationStats, emptyDurationStats, percentage, secondsBetween } from './sql.ts';
+import { durationStats, emptyDurationStats, percentage } from './sql.ts';
 
 export interface SecondsStats {
   count: number;
@@ -72,28 +72,11 @@ const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
 const periodSchema = z.object({ period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d') });
 
 /**
- * One row per test that has left the red team's hands, with what it contributes (one scan feeds every figure):
- * - a standing result: the blue side's detection result is recorded and not refused by a lead (a rejected test
- *   awaits rework, a reopened one is being redone); MTTD, efficacy and the blue figures read these;
- * - a standing execution: the red side is submitted and the test is not rejected or redone;
- * - a repair: a not_detected result (gap known at blue submission) or a rejected test (gap known when decided)
- *   whose remediation was completed, in hours from the gap to the completion.
+ * One row per test that has left the red team's hands, with what it contributes: the `test_outcomes` table, which
+ * the database keeps from `tests` (the migration `operational_outcomes` defines the standing results, standing
+ * executions and repairs). Its rows are narrow, so one scan feeds every figure without reading the wide tests.
  */
-const FACTS = Prisma.sql`
-  SELECT detection_result, attack_success, blue_submitted_at, remediation_completed_at, is_result, is_execution,
-         CASE WHEN is_result AND detection_result IN ('detected', 'partially_detected')
-              THEN ${secondsBetween(Prisma.sql`execution_date`, Prisma.sql`blue_submitted_at`)} END AS detect_seconds,
-         CASE WHEN is_result THEN ${secondsBetween(Prisma.sql`red_submitted_at`, Prisma.sql`blue_submitted_at`)} END AS evaluation_seconds,
-         CASE WHEN is_execution THEN ${secondsBetween(Prisma.sql`execution_date`, Prisma.sql`red_submitted_at`)} END AS execution_seconds,
-         ${secondsBetween(Prisma.sql`gap_at`, Prisma.sql`remediation_completed_at`)} / 3600 AS repair_hours
-    FROM (SELECT state, detection_result, attack_success, execution_date, red_submitted_at, blue_submitted_at, decided_at, remediation_completed_at,
-                 state IN ('in_review', 'validated') AND detection_result IS NOT NULL AND blue_submitted_at IS NOT NULL AS is_result,
-                 state IN ('blue_evaluating', 'in_review', 'validated') AND red_submitted_at IS NOT NULL AS is_execution,
-                 CASE WHEN remediation_completed_at IS NULL OR state NOT IN ('in_review', 'validated', 'rejected') THEN NULL
-                      WHEN detection_result = 'not_detected' AND blue_submitted_at IS NOT NULL THEN blue_submitted_at
-                      WHEN state = 'rejected' THEN decided_at END AS gap_at
-            FROM tests
-           WHERE state IN ('blue_evaluating', 'in_review', 'validated', 'rejected')) test`;
+const FACTS = Prisma.sql`test_outcomes`;
 
 const results = Prisma.sql`count(*) FILTER (WHERE is_result)`;
 const detected = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'detected')`;
@@ -114,7 +97,7 @@ const now = () => new Date().toISOString();
 export function operationalKpis(services: Services): Promise<OperationalKpis> {
   return services.cache.remember('analytics', 'metrics:operational', OPERATIONAL_CACHE_MS, async () => {
     const [row] = await services.prisma.$queryRaw<Omit<OperationalKpis, 'computedAt'>[]>`
-      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM (${FACTS}) facts`;
+      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM ${FACTS} facts`;
     return { ...row, computedAt: now() };
   });
 }
@@ -133,10 +116,10 @@ export function operationalTrend(services: Services, input: unknown): Promise<Op
       ), bounds AS (SELECT min(week) AT TIME ZONE 'UTC' AS since FROM weeks),
       detections AS (
         SELECT date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC') AS week, ${MTTD} AS mttd, ${EFFICACY} AS efficacy
-          FROM (${FACTS}) facts WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
+          FROM ${FACTS} facts WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
       ), fixes AS (
         SELECT date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC') AS week, ${MTTR} AS mttr
-          FROM (${FACTS}) facts WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
+          FROM ${FACTS} facts WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
       )
       SELECT w.week AT TIME ZONE 'UTC' AS "weekStart",
              coalesce(d.mttd, ${emptyDurationStats('seconds')}) AS mttd,
@@ -165,7 +148,7 @@ export function operationalByTeam(services: Services): Promise<TeamBreakdown> {
                'detectionRate', ${detectionRate},
                'evaluation', ${durationStats(Prisma.sql`evaluation_seconds`, 'seconds')},
                'mttd', ${MTTD}) AS blue
-        FROM (${FACTS}) facts`;
+        FROM ${FACTS} facts`;
     return { ...row, computedAt: now() };
   });
 }

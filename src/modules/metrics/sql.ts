@@ -38,7 +38,3 @@ export const emptyDurationStats = (unit: DurationUnit) => {
   const key = keys(unit);
   return Prisma.sql`json_build_object('count', 0, ${key.mean}, NULL, ${key.median}, NULL, ${key.p90}, NULL)`;
 };
-
-/** Seconds between two timestamps, or null when either is missing or the second precedes the first (date_part: float8, cheaper than extract's numeric). */
-export const secondsBetween = (from: Prisma.Sql, to: Prisma.Sql) =>
-  Prisma.sql`CASE WHEN ${from} IS NOT NULL AND ${to} >= ${from} THEN date_part('epoch', ${to} - ${from}) END`;

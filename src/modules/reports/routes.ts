@@ -54,11 +54,13 @@ const RENDERED_PDF_TTL_MS = 5 * 60_000;
 
 /**
  * The PDF of a document. Rendering is keyed by the document's content (its generation time aside), so a PDF is
- * reused only while every figure in it is unchanged; the document itself is always read afresh.
+ * reused only while every figure in it is unchanged; the document itself is always read afresh. Being keyed by
+ * content, renderings are not dropped when other coverage changes (cache tag `rendered`), only when they expire;
+ * a reused PDF shows the generation time of its first rendering.
  */
 async function renderedPdf(services: Services, report: ReportDocument): Promise<Buffer> {
   const content = createHash('sha256').update(JSON.stringify({ ...report, generated_at: null })).digest('hex');
-  const base64 = await services.cache.remember('analytics', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
+  const base64 = await services.cache.remember('rendered', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
     const chunks: Buffer[] = [];
     const pdf = renderPdf(report);
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -67,8 +67,17 @@ export class PdfReport {
     if (this.doc.y + height > this.bottom) this.doc.addPage();
   }
 
+  /** Widths measured so far (font, size, text): tables repeat the same cell values, and measuring walks kerning pairs. */
+  private readonly widths = new Map<string, number>();
+
   private widthOf(text: string, font: string, size: number): number {
-    return this.doc.font(font).fontSize(size).widthOfString(text);
+    const key = `${font}\u0000${size}\u0000${text}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      width = this.doc.font(font).fontSize(size).widthOfString(text);
+      this.widths.set(key, width);
+    }
+    return width;
   }
 
   /** `text` cut with an ellipsis so that it fits `width` on one line in the given font. */
@@ -86,7 +95,7 @@ export class PdfReport {
     const { font = FONT, size = 10, color = COLORS.text, x, y, width, align = 'left' } = options;
     const shown = this.clip(text, width, font, size);
     const offset = align === 'right' ? width - this.widthOf(shown, font, size) : 0;
-    this.doc.fillColor(color).text(shown, x + offset, y, { lineBreak: false });
+    this.doc.font(font).fontSize(size).fillColor(color).text(shown, x + offset, y, { lineBreak: false });
   }
 
   /** Height of `text` wrapped to `width`; a line that fits needs no wrapping pass. */
