@@ -167,6 +167,23 @@ describe('migrations on PGlite served over the wire protocol', () => {
     await expectMigratesOnce(url);
   });
 
+  it('keep test_outcomes in step with tests through their triggers', async () => {
+    const outcome = async () =>
+      (await db.query(`SELECT is_result, detect_seconds FROM test_outcomes WHERE test_id = '00000000-0000-4000-8000-000000000003'`)).rows;
+    await db.exec(`
+      INSERT INTO users (id, username, password_hash, role, updated_at) VALUES ('00000000-0000-4000-8000-000000000001', 'u', 'x', 'admin', now());
+      INSERT INTO techniques (id, ttp_id, name, updated_at) VALUES ('00000000-0000-4000-8000-000000000002', 'T1', 'T', now());
+      INSERT INTO tests (id, technique_id, name, created_by, lineage_id, updated_at)
+        VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000002', 't',
+                '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003', now())`);
+    expect(await outcome()).toEqual([]);
+    await db.exec(`UPDATE tests SET state = 'in_review', detection_result = 'detected', execution_date = '2026-01-01T00:00:00Z',
+      red_submitted_at = '2026-01-01T00:10:00Z', blue_submitted_at = '2026-01-01T01:00:00Z'`);
+    expect(await outcome()).toEqual([{ is_result: true, detect_seconds: 3600 }]);
+    await db.exec(`DELETE FROM tests; DELETE FROM techniques; DELETE FROM users`);
+    expect(await outcome()).toEqual([]);
+  });
+
   it('stop at a failing migration, which is recorded as failed rather than applied', async () => {
     await expectStopsAtFailingMigration(url);
   });
