@@ -33,6 +33,20 @@ export interface Column {
   align?: 'left' | 'right';
 }
 
+interface PreparedCell {
+  shown: string;
+  /** Width of the text on one line, or the column's inner width when wrapped. */
+  width: number;
+  height: number;
+  wrapped: boolean;
+}
+
+interface PreparedRow {
+  font: string;
+  cells: PreparedCell[];
+  height: number;
+}
+
 export interface PdfMeta {
   title: string;
   subtitle: string | null;
@@ -206,41 +220,62 @@ export class PdfReport {
     this.doc.moveDown(0.6);
   }
 
+  /** A cell's text as shown, measured once: one line placed directly, or wrapped to `height`. */
+  private cell(text: string, width: number, font: string, size: number): PreparedCell {
+    const shown = printable(text);
+    this.doc.font(font).fontSize(size);
+    const lineHeight = this.doc.currentLineHeight(true);
+    if (!shown.includes('\n')) {
+      const textWidth = this.widthOf(shown, font, size);
+      if (textWidth <= width) return { shown, width: textWidth, height: lineHeight, wrapped: false };
+    }
+    const height = this.doc.heightOfString(shown || ' ', { width });
+    // A text that does not fit yet takes one line (a single unbreakable word) is cut instead of overflowing.
+    if (height <= lineHeight) {
+      const clipped = this.clip(shown, width, font, size);
+      return { shown: clipped, width: this.widthOf(clipped, font, size), height: lineHeight, wrapped: false };
+    }
+    return { shown, width, height, wrapped: true };
+  }
+
   /** A table with a shaded header (repeated on every page it spans) and wrapped cells. */
   table(columns: Column[], rows: string[][], options: { empty?: string } = {}) {
     const total = columns.reduce((sum, column) => sum + column.width, 0);
     const widths = columns.map((column) => (column.width / total) * this.width);
     const padding = 4;
     const size = 8.5;
-    const heightOf = (cells: string[], font: string) => Math.max(...cells.map((cell, index) => this.textHeight(cell, widths[index] - 2 * padding, font, size))) + 2 * padding;
-    const drawRow = (cells: string[], font: string, fill: string | null, height = heightOf(cells, font)) => {
+    const prepare = (cells: string[], font: string) => {
+      const prepared = cells.map((cell, index) => this.cell(cell, widths[index] - 2 * padding, font, size));
+      return { font, cells: prepared, height: Math.max(...prepared.map((cell) => cell.height)) + 2 * padding };
+    };
+    const drawRow = (row: PreparedRow, fill: string | null) => {
       const y = this.doc.y;
-      if (fill) this.doc.rect(this.left, y, this.width, height).fill(fill);
+      if (fill) this.doc.rect(this.left, y, this.width, row.height).fill(fill);
+      this.doc.font(row.font).fontSize(size).fillColor(COLORS.text);
       let x = this.left;
-      cells.forEach((cell, index) => {
-        const place = { font, size, x: x + padding, y: y + padding, width: widths[index] - 2 * padding, align: columns[index].align ?? 'left' };
-        if (this.textHeight(cell, place.width, font, size) > this.doc.currentLineHeight(true)) this.write(cell, place);
-        else this.line(cell, place);
+      row.cells.forEach((cell, index) => {
+        const inner = widths[index] - 2 * padding;
+        if (cell.wrapped) this.doc.text(cell.shown, x + padding, y + padding, { width: inner, align: columns[index].align ?? 'left' });
+        else if (cell.shown) {
+          const offset = columns[index].align === 'right' ? inner - cell.width : 0;
+          this.doc.text(cell.shown, x + padding + offset, y + padding, { lineBreak: false });
+        }
         x += widths[index];
       });
-      this.doc.y = y + height;
+      this.doc.y = y + row.height;
     };
-    const headers = columns.map((column) => column.header);
-    const header = () => drawRow(headers, BOLD, COLORS.band);
+    const header = prepare(columns.map((column) => column.header), BOLD);
+    const body = rows.length ? rows.map((row) => prepare(row, FONT)) : [prepare([options.empty ?? 'None', ...columns.slice(1).map(() => '')], FONT)];
     // A short table is kept together; a long one starts with its header and at least three rows.
-    const rowHeights = rows.map((row) => heightOf(row, FONT));
-    const whole = heightOf(headers, BOLD) + rowHeights.reduce((sum, height) => sum + height, 0);
-    this.ensure(whole <= 260 ? whole : heightOf(headers, BOLD) + rowHeights.slice(0, 3).reduce((sum, height) => sum + height, 0));
-    header();
-    if (!rows.length) {
-      drawRow([options.empty ?? 'None', ...headers.slice(1).map(() => '')], FONT, null);
-    }
-    rows.forEach((row, index) => {
-      if (this.doc.y + rowHeights[index] > this.bottom) {
+    const whole = header.height + body.reduce((sum, row) => sum + row.height, 0);
+    this.ensure(whole <= 260 ? whole : header.height + body.slice(0, 3).reduce((sum, row) => sum + row.height, 0));
+    drawRow(header, COLORS.band);
+    body.forEach((row, index) => {
+      if (this.doc.y + row.height > this.bottom) {
         this.doc.addPage();
-        header();
+        drawRow(header, COLORS.band);
       }
-      drawRow(row, FONT, index % 2 ? '#fafafa' : null, rowHeights[index]);
+      drawRow(row, rows.length && index % 2 ? '#fafafa' : null);
     });
     this.doc.moveTo(this.left, this.doc.y).lineTo(this.left + this.width, this.doc.y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
     this.doc.x = this.left;
