@@ -44,14 +44,15 @@ class MemoryCache implements ResultCache {
   private readonly flights = new SingleFlight();
 
   async remember<T>(tag: CacheTag, key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
-    const id = `${tag}:${this.generations.get(tag) ?? 0}:${key}`;
+    const generation = this.generations.get(tag) ?? 0;
+    const id = `${tag}:${generation}:${key}`;
     const hit = this.entries.get(id);
     if (hit && hit.expires > Date.now()) return hit.value as T;
     return this.flights.run(id, async () => {
       const value = await compute();
       this.sweep();
       // Stored only if no invalidation came while computing: the value may predate it.
-      if (id.startsWith(`${tag}:${this.generations.get(tag) ?? 0}:`)) this.entries.set(id, { value, expires: Date.now() + ttlMs });
+      if ((this.generations.get(tag) ?? 0) === generation) this.entries.set(id, { value, expires: Date.now() + ttlMs });
       return value;
     });
   }

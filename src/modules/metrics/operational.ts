@@ -71,13 +71,9 @@ export type Period = keyof typeof PERIODS;
 const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
 const periodSchema = z.object({ period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d') });
 
-/**
- * One row per test that has left the red team's hands, with what it contributes: the `test_outcomes` table, which
- * the database keeps from `tests` (the migration `operational_outcomes` defines the standing results, standing
- * executions and repairs). Its rows are narrow, so one scan feeds every figure without reading the wide tests.
- */
-const FACTS = Prisma.sql`test_outcomes`;
-
+// Every figure aggregates `test_outcomes`: one row per test that has left the red team's hands, with what it
+// contributes, kept by the database from `tests` (the migration `operational_outcomes` defines the standing
+// results, standing executions and repairs). Its rows are narrow, so one scan feeds every figure.
 const results = Prisma.sql`count(*) FILTER (WHERE is_result)`;
 const detected = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'detected')`;
 const partially = Prisma.sql`count(*) FILTER (WHERE is_result AND detection_result = 'partially_detected')`;
@@ -97,7 +93,7 @@ const now = () => new Date().toISOString();
 export function operationalKpis(services: Services): Promise<OperationalKpis> {
   return services.cache.remember('analytics', 'metrics:operational', OPERATIONAL_CACHE_MS, async () => {
     const [row] = await services.prisma.$queryRaw<Omit<OperationalKpis, 'computedAt'>[]>`
-      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM ${FACTS} facts`;
+      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM test_outcomes`;
     return { ...row, computedAt: now() };
   });
 }
@@ -116,10 +112,10 @@ export function operationalTrend(services: Services, input: unknown): Promise<Op
       ), bounds AS (SELECT min(week) AT TIME ZONE 'UTC' AS since FROM weeks),
       detections AS (
         SELECT date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC') AS week, ${MTTD} AS mttd, ${EFFICACY} AS efficacy
-          FROM ${FACTS} facts WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
+          FROM test_outcomes WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
       ), fixes AS (
         SELECT date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC') AS week, ${MTTR} AS mttr
-          FROM ${FACTS} facts WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
+          FROM test_outcomes WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
       )
       SELECT w.week AT TIME ZONE 'UTC' AS "weekStart",
              coalesce(d.mttd, ${emptyDurationStats('seconds')}) AS mttd,
@@ -148,7 +144,7 @@ export function operationalByTeam(services: Services): Promise<TeamBreakdown> {
                'detectionRate', ${detectionRate},
                'evaluation', ${durationStats(Prisma.sql`evaluation_seconds`, 'seconds')},
                'mttd', ${MTTD}) AS blue
-        FROM ${FACTS} facts`;
+        FROM test_outcomes`;
     return { ...row, computedAt: now() };
   });
 }

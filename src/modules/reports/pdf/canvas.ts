@@ -112,14 +112,6 @@ export class PdfReport {
     this.doc.font(font).fontSize(size).fillColor(color).text(shown, x + offset, y, { lineBreak: false });
   }
 
-  /** Height of `text` wrapped to `width`; a line that fits needs no wrapping pass. */
-  private textHeight(text: string, width: number, font: string, size: number): number {
-    const shown = printable(text || ' ');
-    this.doc.font(font).fontSize(size);
-    if (!shown.includes('\n') && this.widthOf(shown, font, size) <= width) return this.doc.currentLineHeight(true);
-    return this.doc.heightOfString(shown, { width });
-  }
-
   private write(text: string, options: { font?: string; size?: number; color?: string; x?: number; y?: number } & PDFKit.Mixins.TextOptions = {}) {
     const { font = FONT, size = 10, color = COLORS.text, x, y, ...rest } = options;
     this.doc.font(font).fontSize(size).fillColor(color);
@@ -244,7 +236,7 @@ export class PdfReport {
     const widths = columns.map((column) => (column.width / total) * this.width);
     const padding = 4;
     const size = 8.5;
-    const prepare = (cells: string[], font: string) => {
+    const prepare = (cells: string[], font: string): PreparedRow => {
       const prepared = cells.map((cell, index) => this.cell(cell, widths[index] - 2 * padding, font, size));
       return { font, cells: prepared, height: Math.max(...prepared.map((cell) => cell.height)) + 2 * padding };
     };
