@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { type Line, type PlacedText, TextRuns } from './runs.ts';
 
 /** Characters the standard PDF fonts can show (WinAnsi); anything else is drawn as "?". */
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
@@ -33,17 +34,11 @@ export interface Column {
   align?: 'left' | 'right';
 }
 
-interface PreparedCell {
-  shown: string;
-  /** Width of the text on one line, or the column's inner width when wrapped. */
-  width: number;
-  height: number;
-  wrapped: boolean;
-}
-
 interface PreparedRow {
   font: string;
-  cells: PreparedCell[];
+  lineHeight: number;
+  /** Each cell's text, wrapped to its column. */
+  cells: Line[][];
   height: number;
 }
 
@@ -60,6 +55,8 @@ export class PdfReport {
   readonly doc: PDFKit.PDFDocument;
   private readonly left = MARGIN;
   private readonly width: number;
+  /** Single-line texts, measured and encoded once per distinct string: tables repeat the same values. */
+  private readonly runs: TextRuns;
 
   constructor(private readonly meta: PdfMeta) {
     this.doc = new PDFDocument({
@@ -69,6 +66,7 @@ export class PdfReport {
       info: { Title: printable(meta.title), Author: 'Violet', Subject: printable(meta.subtitle ?? meta.title), CreationDate: new Date(meta.generatedAt) },
     });
     this.width = this.doc.page.width - 2 * MARGIN;
+    this.runs = new TextRuns(this.doc);
     this.header();
   }
 
@@ -81,26 +79,13 @@ export class PdfReport {
     if (this.doc.y + height > this.bottom) this.doc.addPage();
   }
 
-  /** Widths measured so far (font, size, text): tables repeat the same cell values, and measuring walks kerning pairs. */
-  private readonly widths = new Map<string, number>();
-
-  private widthOf(text: string, font: string, size: number): number {
-    const key = `${font}\u0000${size}\u0000${text}`;
-    let width = this.widths.get(key);
-    if (width === undefined) {
-      width = this.doc.font(font).fontSize(size).widthOfString(text);
-      this.widths.set(key, width);
-    }
-    return width;
-  }
-
   /** `text` cut with an ellipsis so that it fits `width` on one line in the given font. */
   private clip(text: string, width: number, font: string, size: number): string {
     let clipped = printable(text).replace(/\n/g, ' ');
-    const full = this.widthOf(clipped, font, size);
+    const full = this.runs.width(font, size, clipped);
     if (full <= width) return clipped;
     clipped = clipped.slice(0, Math.ceil((clipped.length * width) / full) + 1);
-    while (clipped.length > 1 && this.widthOf(`${clipped}…`, font, size) > width) clipped = clipped.slice(0, -1);
+    while (clipped.length > 1 && this.runs.width(font, size, `${clipped}…`) > width) clipped = clipped.slice(0, -1);
     return `${clipped.trimEnd()}…`;
   }
 
@@ -108,8 +93,10 @@ export class PdfReport {
   private line(text: string, options: { font?: string; size?: number; color?: string; x: number; y: number; width: number; align?: 'left' | 'right' }) {
     const { font = FONT, size = 10, color = COLORS.text, x, y, width, align = 'left' } = options;
     const shown = this.clip(text, width, font, size);
-    const offset = align === 'right' ? width - this.widthOf(shown, font, size) : 0;
-    this.doc.font(font).fontSize(size).fillColor(color).text(shown, x + offset, y, { lineBreak: false });
+    const offset = align === 'right' ? width - this.runs.width(font, size, shown) : 0;
+    // Spacing after the line (moveDown) follows the document's current font and size.
+    this.doc.font(font).fontSize(size).fillColor(color);
+    this.runs.write(font, size, [{ text: shown, x: x + offset, y }]);
   }
 
   private write(text: string, options: { font?: string; size?: number; color?: string; x?: number; y?: number } & PDFKit.Mixins.TextOptions = {}) {
@@ -212,24 +199,6 @@ export class PdfReport {
     this.doc.moveDown(0.6);
   }
 
-  /** A cell's text as shown, measured once: one line placed directly, or wrapped to `height`. */
-  private cell(text: string, width: number, font: string, size: number): PreparedCell {
-    const shown = printable(text);
-    this.doc.font(font).fontSize(size);
-    const lineHeight = this.doc.currentLineHeight(true);
-    if (!shown.includes('\n')) {
-      const textWidth = this.widthOf(shown, font, size);
-      if (textWidth <= width) return { shown, width: textWidth, height: lineHeight, wrapped: false };
-    }
-    const height = this.doc.heightOfString(shown || ' ', { width });
-    // A text that does not fit yet takes one line (a single unbreakable word) is cut instead of overflowing.
-    if (height <= lineHeight) {
-      const clipped = this.clip(shown, width, font, size);
-      return { shown: clipped, width: this.widthOf(clipped, font, size), height: lineHeight, wrapped: false };
-    }
-    return { shown, width, height, wrapped: true };
-  }
-
   /** A table with a shaded header (repeated on every page it spans) and wrapped cells. */
   table(columns: Column[], rows: string[][], options: { empty?: string } = {}) {
     const total = columns.reduce((sum, column) => sum + column.width, 0);
@@ -237,23 +206,25 @@ export class PdfReport {
     const padding = 4;
     const size = 8.5;
     const prepare = (cells: string[], font: string): PreparedRow => {
-      const prepared = cells.map((cell, index) => this.cell(cell, widths[index] - 2 * padding, font, size));
-      return { font, cells: prepared, height: Math.max(...prepared.map((cell) => cell.height)) + 2 * padding };
+      const wrapped = cells.map((cell, index) => this.runs.wrap(font, size, printable(cell), widths[index] - 2 * padding));
+      const lineHeight = this.doc.font(font).fontSize(size).currentLineHeight(true);
+      return { font, lineHeight, cells: wrapped, height: Math.max(...wrapped.map((lines) => lines.length)) * lineHeight + 2 * padding };
     };
     const drawRow = (row: PreparedRow, fill: string | null) => {
       const y = this.doc.y;
       if (fill) this.doc.rect(this.left, y, this.width, row.height).fill(fill);
-      this.doc.font(row.font).fontSize(size).fillColor(COLORS.text);
+      this.doc.fillColor(COLORS.text);
+      const placed: PlacedText[] = [];
       let x = this.left;
-      row.cells.forEach((cell, index) => {
+      row.cells.forEach((lines, index) => {
         const inner = widths[index] - 2 * padding;
-        if (cell.wrapped) this.doc.text(cell.shown, x + padding, y + padding, { width: inner, align: columns[index].align ?? 'left' });
-        else if (cell.shown) {
-          const offset = columns[index].align === 'right' ? inner - cell.width : 0;
-          this.doc.text(cell.shown, x + padding + offset, y + padding, { lineBreak: false });
-        }
+        lines.forEach((line, number) => {
+          const offset = columns[index].align === 'right' ? inner - line.width : 0;
+          placed.push({ text: line.text, x: x + padding + offset, y: y + padding + number * row.lineHeight });
+        });
         x += widths[index];
       });
+      this.runs.write(row.font, size, placed);
       this.doc.y = y + row.height;
     };
     const header = prepare(columns.map((column) => column.header), BOLD);
@@ -271,7 +242,7 @@ export class PdfReport {
     });
     this.doc.moveTo(this.left, this.doc.y).lineTo(this.left + this.width, this.doc.y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
     this.doc.x = this.left;
-    this.doc.moveDown(0.8);
+    this.doc.font(FONT).fontSize(size).moveDown(0.8);
   }
 
   /** Writes the footer (report title, page numbers, data notice) on every page and ends the document. */
