@@ -35,17 +35,24 @@ export interface CoverageReport {
 }
 
 /**
- * One row per technique with its test counts and latest validated result, by ttp id: counts are aggregated
- * once (GROUP BY) for the techniques in scope; the latest result is one index probe per technique.
+ * One row per technique with its test counts and latest validated result, by ttp id. Counts are aggregated over
+ * every test in one pass of the (technique_id, state, …) index and joined to the techniques in scope: restricting
+ * the aggregate to the scope first made the planner probe the index once per technique, twice as slow for the
+ * whole catalog. The latest result is one index probe per technique.
  */
 export async function techniqueCoverage(services: Services, where: Prisma.Sql): Promise<TechniqueCoverage[]> {
-  return services.prisma.$queryRaw<TechniqueCoverage[]>`
+  const prisma = services.prisma;
+  const [, rows] = await prisma.$transaction([
+    // Parallel workers take longer to start than they save on this aggregate (100,000 tests: 25 ms with two
+    // workers on 2 cores, 15 ms without), so this statement runs without them.
+    prisma.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`,
+    prisma.$queryRaw<TechniqueCoverage[]>`
     WITH scope AS (SELECT t.* FROM techniques t WHERE ${where}),
     counts AS (
       SELECT s.technique_id, count(*)::int AS total,
         count(*) FILTER (WHERE s.state = 'validated')::int AS validated,
         count(*) FILTER (WHERE s.state = 'rejected')::int AS rejected
-      FROM tests s WHERE s.technique_id IN (SELECT id FROM scope) GROUP BY s.technique_id
+      FROM tests s GROUP BY s.technique_id
     )
     SELECT t.id, t.ttp_id AS "ttpId", t.name,
       ARRAY(SELECT coalesce(ta.name, x.short_name) FROM unnest(t.tactics) WITH ORDINALITY AS x(short_name, n)
@@ -61,7 +68,9 @@ export async function techniqueCoverage(services: Services, where: Prisma.Sql): 
       WHERE s.technique_id = t.id AND s.state = 'validated' AND s.decided_at IS NOT NULL AND s.detection_result IS NOT NULL
       ORDER BY s.decided_at DESC, s.created_at DESC, s.id DESC LIMIT 1
     ) l ON true
-    ORDER BY t.ttp_id`;
+    ORDER BY t.ttp_id`,
+  ]);
+  return rows;
 }
 
 /** The coverage summary: totals by status, per-tactic rows and one row per technique. */

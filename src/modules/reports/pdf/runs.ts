@@ -3,8 +3,9 @@
  *
  * pdfkit's `text()` measures, encodes and kerns its string again on every call and writes a dozen small content
  * operators, each as its own buffer; a table of thousands of cells spent most of its rendering time (and most
- * of its garbage) there. A run is encoded once per distinct font and text, with pdfkit's own font object (the
- * same glyph codes, advances and kerning pairs `text()` uses), and a row of runs goes into the page as one write.
+ * of its garbage) there. A run is measured and encoded once per distinct font and text, with pdfkit's own font
+ * object (the same glyph codes, advances and kerning pairs `text()` uses), and a row of runs goes into the page
+ * as one write.
  *
  * This reaches two members pdfkit does not document: the current font object (`_font`: its `id`, `ascender`,
  * `encode()`, `widthOfString()` and `ref()`) and the page's font resources (`page.fonts`). test/pdf-text.test.ts
@@ -70,6 +71,16 @@ function operandOf(codes: string[], positions: GlyphPosition[]): string {
   return `[${segments.join(' ')}]`;
 }
 
+/** How many strings a font keeps measured and encoded; past that its entries are dropped at once and measured anew. */
+const RUNS_KEPT = 20_000;
+
+/**
+ * Strings already measured and encoded, per standard font, shared by every document of the process: a standard
+ * font's metrics never change, and reports repeat technique names, tactics, states and dates from one rendering
+ * to the next. Only the 14 standard PDF fonts are used, so a font name always means the same metrics.
+ */
+const measuredRuns = new Map<string, Map<string, Run>>();
+
 export class TextRuns {
   private readonly fonts = new Map<string, { font: PdfkitFont; runs: Map<string, Run> }>();
 
@@ -80,7 +91,9 @@ export class TextRuns {
     if (!face) {
       // Selecting a font is how pdfkit loads it; every drawing call in the report sets the font it draws with.
       this.doc.font(name);
-      face = { font: (this.doc as unknown as PdfkitInternals)._font, runs: new Map() };
+      let runs = measuredRuns.get(name);
+      if (!runs) measuredRuns.set(name, (runs = new Map()));
+      face = { font: (this.doc as unknown as PdfkitInternals)._font, runs };
       this.fonts.set(name, face);
     }
     return face;
@@ -90,6 +103,7 @@ export class TextRuns {
     const { font, runs } = this.face(name);
     let run = runs.get(text);
     if (!run) {
+      if (runs.size >= RUNS_KEPT) runs.clear();
       run = { units: font.widthOfString(text, 1000), operand: null };
       runs.set(text, run);
     }
@@ -177,7 +191,8 @@ export class TextRuns {
     for (const item of shown) {
       ops.push(`1 0 0 1 ${pdfNumber(item.x)} ${pdfNumber(page.height - item.y - ascent)} Tm ${this.operand(font, item.text)} TJ`);
     }
-    ops.push('ET Q');
-    this.doc.addContent(ops.join('\n'));
+    ops.push('ET Q\n');
+    // The operators are ASCII: handed over as bytes, pdfkit does not convert them character by character.
+    this.doc.addContent(Buffer.from(ops.join('\n'), 'latin1'));
   }
 }
