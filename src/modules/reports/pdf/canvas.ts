@@ -55,7 +55,7 @@ export class PdfReport {
   readonly doc: PDFKit.PDFDocument;
   private readonly left = MARGIN;
   private readonly width: number;
-  /** Single-line texts, measured and encoded once per distinct string: tables repeat the same values. */
+  /** Table cells and one-line labels, set without pdfkit's text(): each distinct string measured and encoded once. */
   private readonly runs: TextRuns;
 
   constructor(private readonly meta: PdfMeta) {
