@@ -207,7 +207,7 @@ export class PdfReport {
     const size = 8.5;
     const prepare = (cells: string[], font: string): PreparedRow => {
       const wrapped = cells.map((cell, index) => this.runs.wrap(font, size, printable(cell), widths[index] - 2 * padding));
-      const lineHeight = this.doc.font(font).fontSize(size).currentLineHeight(true);
+      const lineHeight = this.runs.lineHeight(font, size);
       return { font, lineHeight, cells: wrapped, height: Math.max(...wrapped.map((lines) => lines.length)) * lineHeight + 2 * padding };
     };
     const drawRow = (row: PreparedRow, fill: string | null) => {

@@ -8,7 +8,7 @@
  * as one write.
  *
  * This reaches two members pdfkit does not document: the current font object (`_font`: its `id`, `ascender`,
- * `encode()`, `widthOfString()` and `ref()`) and the page's font resources (`page.fonts`). test/pdf-text.test.ts
+ * `encode()`, `widthOfString()`, `lineHeight()` and `ref()`) and the page's font resources (`page.fonts`). test/pdf-text.test.ts
  * reads written runs back with a PDF reader and compares them with pdfkit's own text, so a pdfkit release that
  * changes these fails there, not in users' hands.
  */
@@ -26,6 +26,8 @@ interface PdfkitFont {
   encode(text: string): [string[], GlyphPosition[]];
   /** Width with kerning, in points at font size `size`. */
   widthOfString(text: string, size: number): number;
+  /** Distance between baselines at font size `size`, the font's line gap included when asked. */
+  lineHeight(size: number, includeGap: boolean): number;
   ref(): unknown;
 }
 
@@ -119,6 +121,11 @@ export class TextRuns {
   /** Width of `text` on one line, as pdfkit's `widthOfString` measures it. */
   width(font: string, size: number, text: string): number {
     return (this.run(font, text).units * size) / 1000;
+  }
+
+  /** Distance between the lines of wrapped text, as pdfkit's `currentLineHeight(true)` gives it. */
+  lineHeight(font: string, size: number): number {
+    return this.face(font).font.lineHeight(size, true);
   }
 
   /**
