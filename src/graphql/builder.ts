@@ -50,3 +50,6 @@ builder.mutationType({
   authScopes: { access: { roles: 'public', write: true } },
 });
 builder.subscriptionType({ description: 'Live streams over graphql-ws on /graphql.' });
+
+/** The builder's type parameters, for helpers that define fields on several types. */
+export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

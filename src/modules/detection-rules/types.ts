@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 
@@ -67,7 +67,7 @@ export const DetectionRuleFilterInput = builder.inputType('DetectionRuleFilter',
   }),
 });
 
-const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<any>, 'InputObject'>) => ({
+const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'InputObject'>) => ({
   description: t.string({ required: false }),
   ttpTechniqueId: t.string({ required: false, description: 'Primary technique; moved to the front of techniqueIds.' }),
   techniqueIds: t.stringList({ required: false, description: 'All techniques; the first is primary unless ttpTechniqueId is given.' }),

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { statusCountFields } from '../techniques/types.ts';
 import { TestStateEnum } from '../tests/types.ts';
 import type { CoverageCounts, TacticCoverage } from './coverage.ts';
 import type { ActivityEntry, CampaignCounts, DashboardKpis, ExecutiveSummary } from './dashboard.ts';
@@ -11,11 +12,7 @@ export const MetricsSummaryType = builder.objectRef<CoverageCounts>('MetricsSumm
   description: 'Active techniques (neither revoked nor deprecated, sub-techniques included) by coverage status.',
   fields: (t) => ({
     totalTechniques: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    notCovered: t.exposeInt('notCovered'),
-    inProgress: t.exposeInt('inProgress'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
     coveragePercentage: t.exposeFloat('coveragePercentage', { description: `${COVERAGE} 0 without techniques.` }),
   }),
 });
@@ -28,11 +25,7 @@ export const TacticCoverageType = builder.objectRef<TacticCoverage>('TacticCover
     tacticId: t.exposeString('tacticId', { nullable: true, description: 'TA id; null for a tactic only custom techniques name.' }),
     matrixOrder: t.exposeInt('matrixOrder', { nullable: true, description: 'Position in the matrix; null for a custom tactic.' }),
     total: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    notCovered: t.exposeInt('notCovered'),
-    inProgress: t.exposeInt('inProgress'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
     covered: t.int({ description: 'Validated plus partial techniques.', resolve: (row) => row.validated + row.partial }),
     coveragePercentage: t.exposeFloat('coveragePercentage', { description: `${COVERAGE} 0 for a tactic without techniques.` }),
   }),

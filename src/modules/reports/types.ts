@@ -1,6 +1,6 @@
 import type { Test } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import { CoverageStatusEnum } from '../techniques/types.ts';
+import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import { DetectionResultEnum, TestStateEnum, TestType } from '../tests/types.ts';
 import type { CoverageReport, StatusCounts, TacticCoverage, TechniqueCoverage } from './coverage.ts';
 import { REPORT_KINDS } from './documents/index.ts';
@@ -17,11 +17,7 @@ export const CoverageReportTotals = builder.objectRef<StatusCounts>('CoverageRep
   description: 'Active techniques by coverage status.',
   fields: (t) => ({
     total: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    notCovered: t.exposeInt('notCovered'),
-    inProgress: t.exposeInt('inProgress'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
     coveragePercentage: t.exposeFloat('coveragePercentage', { description: '(validated + 0.5 × partial) / total × 100, one decimal; 0 without techniques.' }),
   }),
 });
@@ -33,11 +29,7 @@ const CoverageReportTactic = builder.objectRef<TacticCoverage>('CoverageReportTa
     shortName: t.exposeString('shortName'),
     tacticId: t.exposeString('tacticId', { nullable: true, description: 'TA id; null for a tactic only custom techniques name.' }),
     total: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    notCovered: t.exposeInt('notCovered'),
-    inProgress: t.exposeInt('inProgress'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
     coveragePercentage: t.exposeFloat('coveragePercentage'),
   }),
 });

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
-import { CoverageStatusEnum } from '../techniques/types.ts';
+import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import type { ScoreConfigView } from './config.ts';
 import type { TermPoints, Weights } from './formula.ts';
 import type { HeatmapTactic, HeatmapTechnique } from './heatmap.ts';
@@ -60,11 +60,7 @@ export const TechniqueScoreType = builder.objectRef<Breakdown>('TechniqueScore')
 const CoverageCountsType = builder.objectRef<CoverageCounts>('ScoreCoverageCounts').implement({
   description: 'Techniques by coverage status; coverage percentage = (validated + 0.5 × partial) / total × 100, one decimal (null without techniques).',
   fields: (t) => ({
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    inProgress: t.exposeInt('inProgress'),
-    notCovered: t.exposeInt('notCovered'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
     coveragePercentage: t.exposeFloat('coveragePercentage', { nullable: true }),
   }),
 });

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
-import { CoverageStatusEnum } from '../techniques/types.ts';
+import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import '../users/types.ts';
 import { countsOf, SNAPSHOT_KINDS, type SnapshotKind } from './summary.ts';
 
@@ -22,11 +22,7 @@ export const SnapshotCountsType = builder.objectRef<Counts>('SnapshotCounts').im
   description: 'Technique counts by coverage status at the time of a snapshot.',
   fields: (t) => ({
     total: t.exposeInt('total', { description: 'Active techniques (neither revoked nor deprecated) recorded.' }),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    inProgress: t.exposeInt('inProgress'),
-    notCovered: t.exposeInt('notCovered'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
   }),
 });
 
@@ -85,11 +81,7 @@ export const SnapshotPointType = builder.objectRef<SnapshotPoint>('SnapshotPoint
     coveragePercentage: t.exposeFloat('coveragePercentage'),
     score: t.exposeFloat('score', { nullable: true }),
     total: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    inProgress: t.exposeInt('inProgress'),
-    notCovered: t.exposeInt('notCovered'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
   }),
 });
 
@@ -188,11 +180,7 @@ export const PosturePointType = builder.objectRef<PosturePoint>('PosturePoint').
     coveragePercentage: t.exposeFloat('coveragePercentage'),
     score: t.exposeFloat('score', { nullable: true }),
     total: t.exposeInt('total'),
-    validated: t.exposeInt('validated'),
-    partial: t.exposeInt('partial'),
-    inProgress: t.exposeInt('inProgress'),
-    notCovered: t.exposeInt('notCovered'),
-    notEvaluated: t.exposeInt('notEvaluated'),
+    ...statusCountFields(t),
   }),
 });
 

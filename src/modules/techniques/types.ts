@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
 import '../catalog/types.ts';
 import { subTechniquesOf, techniqueByTtpId } from './loaders.ts';
@@ -6,6 +6,24 @@ import { subTechniquesOf, techniqueByTtpId } from './loaders.ts';
 export const CoverageStatusEnum = builder.enumType(CoverageStatus, {
   name: 'CoverageStatus',
   description: 'Global coverage of a technique, derived from its validated tests.',
+});
+
+/** Techniques per coverage status: the five counts every coverage figure carries. */
+export interface CoverageStatusCounts {
+  validated: number;
+  partial: number;
+  inProgress: number;
+  notCovered: number;
+  notEvaluated: number;
+}
+
+/** The GraphQL fields of `CoverageStatusCounts`, for every object type that shows them. */
+export const statusCountFields = <Shape extends CoverageStatusCounts>(t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, Shape>) => ({
+  validated: t.int({ resolve: (counts) => counts.validated }),
+  partial: t.int({ resolve: (counts) => counts.partial }),
+  inProgress: t.int({ resolve: (counts) => counts.inProgress }),
+  notCovered: t.int({ resolve: (counts) => counts.notCovered }),
+  notEvaluated: t.int({ resolve: (counts) => counts.notEvaluated }),
 });
 
 export const TechniqueType = builder.prismaObject('Technique', {

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 import type { CountByKey, TemplateStats } from './service.ts';
 import { techniqueLoader, testCountLoader } from './loaders.ts';
@@ -78,9 +78,7 @@ export const TestTemplateFilterInput = builder.inputType('TestTemplateFilter', {
   }),
 });
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
-const templateFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+const templateFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'InputObject'>) => ({
   name: t.string({ required: false }),
   description: t.string({ required: false }),
   ttpTechniqueId: t.string({ required: false, description: 'T1234, T1234.001, or the id of a custom technique.' }),
