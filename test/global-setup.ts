@@ -1,13 +1,46 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { ADMIN_URL, TEMPLATE_DATABASE, databaseUrl } from './helpers/database.ts';
+import { ADMIN_URL, TEMPLATE_PREFIX, databaseUrl } from './helpers/database.ts';
 
-/** Builds the migrated template database once; each test app clones it (CREATE DATABASE … TEMPLATE). */
+/** Templates left by runs that were killed before their teardown are dropped once they are this old. */
+const ABANDONED_AFTER_MS = 6 * 3_600_000;
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(ADMIN_URL);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Builds this run's migrated template database (each test app clones it with CREATE DATABASE … TEMPLATE).
+ * Its name is unique to the run, so two runs on one server never touch each other's databases; the name
+ * reaches the test workers through the environment. Dropped again at the end of the run.
+ */
 export default async function setup() {
-  const admin = new pg.Client(ADMIN_URL);
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
-  await admin.end();
-  await applyMigrations(databaseUrl(TEMPLATE_DATABASE));
+  const name = process.env.VIOLET_TEST_TEMPLATE ?? `${TEMPLATE_PREFIX}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  process.env.VIOLET_TEST_TEMPLATE = name;
+  await admin(async (client) => {
+    await dropAbandonedTemplates(client);
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+  await applyMigrations(databaseUrl(name));
+  return async () => {
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  };
+}
+
+async function dropAbandonedTemplates(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEMPLATE_PREFIX}%`]);
+  for (const { datname } of rows) {
+    const createdAt = parseInt(datname.slice(TEMPLATE_PREFIX.length).split('_')[0], 36);
+    if (Number.isFinite(createdAt) && Date.now() - createdAt > ABANDONED_AFTER_MS) {
+      await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    }
+  }
 }

@@ -3,8 +3,14 @@ import pg from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const ADMIN_URL = POSTGRES_URL;
-/** Overridable so that several suites can run side by side on one server. */
-export const TEMPLATE_DATABASE = process.env.VIOLET_TEST_TEMPLATE ?? 'violet_test_template';
+/** Every run's template database starts with this; the global setup names it and hands it to the workers. */
+export const TEMPLATE_PREFIX = 'violet_tpl_';
+
+function templateDatabase(): string {
+  const name = process.env.VIOLET_TEST_TEMPLATE;
+  if (!name) throw new Error('VIOLET_TEST_TEMPLATE is unset: run the tests through vitest (its global setup names the template)');
+  return name;
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(POSTGRES_URL);
@@ -25,7 +31,7 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 /** A fresh database cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `violet_t_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase()}`));
   return {
     name,
     url: databaseUrl(name),
