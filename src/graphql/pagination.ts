@@ -1,5 +1,6 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.ts';
+import { pageItemsCost } from './cost.ts';
 
 export interface Page<T> {
   items: T[];
@@ -12,7 +13,7 @@ export interface Page<T> {
 export function pageType<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (page) => page.items }),
+      items: t.field({ type: [item], complexity: pageItemsCost, resolve: (page) => page.items }),
       total: t.exposeInt('total', { description: 'Number of matching records across all pages.' }),
       offset: t.exposeInt('offset'),
       limit: t.exposeInt('limit'),
