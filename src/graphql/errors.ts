@@ -7,7 +7,7 @@ import { tokenLimitErrorFrom } from './limits/errors.ts';
 export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown, log: Logger, requestId?: string): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
   // A document over the token limit fails to parse; it is answered with the limit's code, not as a syntax error.
-  const domain = domainErrorFrom(original) ?? tokenLimitErrorFrom(original);
+  const domain = domainErrorFrom(original) ?? tokenLimitErrorFrom(error);
   if (domain) {
     return {
       message: domain.message,

@@ -34,8 +34,8 @@ export function limitGraphqlError(error: QueryLimitError): GraphQLError {
   });
 }
 
-// graphql-js 16 refuses a document over `maxTokens` with a syntax error worded this way.
-const TOKEN_LIMIT = /Document contains more than (\d+) tokens/;
+// graphql-js 16 refuses a document over `maxTokens` with a syntax error worded this way ("more that" in 16.x).
+const TOKEN_LIMIT = /Document contains more th(?:an|at) (\d+) tokens/;
 
 /** The token limit's syntax error as a limit error; null for any other error. */
 export function tokenLimitErrorFrom(error: unknown): QueryLimitError | null {

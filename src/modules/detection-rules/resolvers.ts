@@ -1,9 +1,13 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { sliceOfPage } from '../../graphql/pagination.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { evaluateDetectionRule } from './evaluations.ts';
 import { RULES_PER_TECHNIQUE_MAX, rulesByTechnique } from './loaders.ts';
+
+/** The rules a technique lists at once. */
+const TECHNIQUE_RULE_PAGE = { defaultLimit: 50, maxLimit: RULES_PER_TECHNIQUE_MAX } as const;
 
 /** Most evaluations one test lists: its latest. */
 const TEST_EVALUATION_MAX = 500;
@@ -74,10 +78,14 @@ builder.mutationFields((t) => ({
 builder.prismaObjectField('Technique', 'detectionRules', (t) =>
   t.field({
     type: [DetectionRuleType],
-    description: `Active detection rules naming this technique (exact id), by title (at most ${RULES_PER_TECHNIQUE_MAX}).`,
-    complexity: cappedListCost(RULES_PER_TECHNIQUE_MAX),
+    description: 'Active detection rules naming this technique (exact id), by title, a page at a time.',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_RULE_PAGE.defaultLimit, description: `At most ${TECHNIQUE_RULE_PAGE.maxLimit}.` }),
+    },
+    complexity: pagedCost(TECHNIQUE_RULE_PAGE),
     select: { ttpId: true },
-    resolve: (technique, _args, context) => rulesByTechnique(context).load(technique.ttpId),
+    resolve: async (technique, args, context) => sliceOfPage(await rulesByTechnique(context).load(technique.ttpId), args, TECHNIQUE_RULE_PAGE),
   }),
 );
 
