@@ -43,11 +43,14 @@ async function post(body: string, token?: string): Promise<Answer> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Sends the same request three times: every answer, and the median wall time (the requirement is 50 ms). */
+/**
+ * Sends the same request six times: every answer, and the median wall time of the last five (the first warms the
+ * code paths up). The requirement is 50 ms; the median keeps a loaded CI machine from making the test flaky.
+ */
 async function refusedFast(body: string, token?: string) {
   const answers: Answer[] = [];
-  for (let i = 0; i < 3; i += 1) answers.push(await post(body, token));
-  return { answers, medianMs: median(answers.map((answer) => answer.ms)) };
+  for (let i = 0; i < 6; i += 1) answers.push(await post(body, token));
+  return { answers, medianMs: median(answers.slice(1).map((answer) => answer.ms)) };
 }
 
 const codeOf = (answer: Answer) => answer.body.errors?.[0]?.extensions?.code;
