@@ -15,6 +15,8 @@ import { assertAccess } from '../src/auth/access.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
 import type { Context } from '../src/graphql/context.ts';
+import { measureDocument } from '../src/graphql/limits/documents.ts';
+import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
 import { camelizeKeys, coerceQueryValue, describeVariableError } from './variables.ts';
 import { isCustom, type GraphqlRoute, type Route } from './types.ts';
 
@@ -25,10 +27,13 @@ export interface PreparedOperation {
   variableTypes: Map<string, GraphQLInputType>;
 }
 
-export function prepareOperation(schema: GraphQLSchema, source: string, label: string): PreparedOperation {
+/** Parses and validates a route's document; with `limits`, refuses one that could exceed them for some variables. */
+export function prepareOperation(schema: GraphQLSchema, source: string, label: string, limits?: GraphqlLimits): PreparedOperation {
   const document = parse(source);
   const problems = validate(schema, document);
   if (problems.length) throw new Error(`${label}: ${problems.map((problem) => problem.message).join('; ')}`);
+  const beyondLimits = limits ? measureDocument(schema, source, limits).problems : [];
+  if (beyondLimits.length) throw new Error(`${label}: the document exceeds the GraphQL limits: ${beyondLimits.join('; ')}`);
   const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const roots = operation?.selectionSet.selections ?? [];
   if (!operation || roots.length !== 1 || roots[0].kind !== Kind.FIELD) {
@@ -86,12 +91,12 @@ function variablesFor(route: GraphqlRoute, operation: PreparedOperation, req: Re
 export type ContextFactory = (req: Request) => Promise<Context>;
 
 /** One Express handler per route: authorise, map variables, execute the document, answer. */
-export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: ContextFactory): RequestHandler {
-  const operation = isCustom(route) ? null : prepareOperation(schema, route.document, `${route.method} ${route.path}`);
+export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: ContextFactory, limits?: GraphqlLimits): RequestHandler {
+  const operation = isCustom(route) ? null : prepareOperation(schema, route.document, `${route.method} ${route.path}`, limits);
   const prepared = new Map<string, PreparedOperation>();
   const prepare = (source: string) => {
     let cached = prepared.get(source);
-    if (!cached) prepared.set(source, (cached = prepareOperation(schema, source, `${route.method} ${route.path}`)));
+    if (!cached) prepared.set(source, (cached = prepareOperation(schema, source, `${route.method} ${route.path}`, limits)));
     return cached;
   };
   for (const source of (isCustom(route) && route.documents) || []) prepare(source);

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { DomainError, NotFoundError, RequestError } from '../src/errors.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
+import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
 import type { Services } from '../src/services.ts';
 import { routeHandler, type ContextFactory } from './handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -10,7 +11,7 @@ import { routes } from './routes.ts';
 const JSON_LIMIT = '1mb';
 
 /** The /api/v1 router: every row of the route table, the OpenAPI document and the error mapping. */
-export function restRouter(schema: GraphQLSchema, services: Services, contextFor: ContextFactory) {
+export function restRouter(schema: GraphQLSchema, services: Services, contextFor: ContextFactory, limits?: GraphqlLimits) {
   const router = express.Router();
   router.use(express.json({ limit: JSON_LIMIT }));
   router.use(express.urlencoded({ extended: false, limit: JSON_LIMIT }));
@@ -19,7 +20,7 @@ export function restRouter(schema: GraphQLSchema, services: Services, contextFor
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
   for (const route of routes) {
-    router[route.method.toLowerCase() as 'get'](route.path, routeHandler(schema, route, contextFor));
+    router[route.method.toLowerCase() as 'get'](route.path, routeHandler(schema, route, contextFor, limits));
   }
   router.use((req: Request) => {
     throw new NotFoundError('Route', `${req.method} ${req.baseUrl}${req.path}`);

@@ -11,6 +11,10 @@ import { restRouter } from '../rest-adapter/router.ts';
 import { credentialOf } from './auth/authenticate.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError } from './graphql/errors.ts';
+import { apolloLimits } from './graphql/limits/apollo.ts';
+import { graphqlBodyParser, graphqlBodyTooLarge } from './graphql/limits/http.ts';
+import { graphqlLimitsOf } from './graphql/limits/rules.ts';
+import { subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -54,10 +58,19 @@ export async function createApp(services: Services): Promise<App> {
   const contextFor = (req: Request): Promise<Context> =>
     buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
 
-  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  const { config } = services;
+  const limits = graphqlLimitsOf(config);
+  const wsCaps = new WebSocketCaps(
+    { maxPayload: config.WS_MAX_PAYLOAD, maxConnections: config.WS_MAX_CONNECTIONS, maxConnectionsPerClient: config.WS_MAX_CONNECTIONS_PER_CLIENT },
+    app.get('trust proxy fn'),
+  );
+  const wsServer = new WebSocketServer({ server, path: '/graphql', ...wsCaps.serverOptions() });
+  wsServer.on('connection', (socket, request) => wsCaps.track(socket, request));
   const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       schema,
+      connectionInitWaitTimeout: config.WS_CONNECTION_INIT_TIMEOUT,
+      onSubscribe: subscribeWithinLimits(schema, limits),
       context: (ctx) => {
         const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         const credential = typeof fromParams === 'string' ? fromParams.replace(/^Bearer\s+/i, '') : credentialOf(ctx.extra.request.headers);
@@ -77,21 +90,29 @@ export async function createApp(services: Services): Promise<App> {
     wsServer,
   );
 
+  const apolloLimited = apolloLimits<Context>(schema, limits);
   const apollo = new ApolloServer<Context>({
     schema,
+    ...apolloLimited.options,
     introspection: true,
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
+      ...apolloLimited.plugins,
     ],
   });
   await apollo.start();
 
   // Before the REST router, whose catch-all 404 would otherwise swallow /api/v1/docs.
   app.use(staticPages(services.config.GRAPHIQL));
-  app.use('/api/v1', restRouter(schema, services, contextFor));
-  app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }));
+  app.use('/api/v1', restRouter(schema, services, contextFor, limits));
+  app.use(
+    '/graphql',
+    graphqlBodyParser(config.GRAPHQL_MAX_BODY),
+    graphqlBodyTooLarge(config.GRAPHQL_MAX_BODY),
+    expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }),
+  );
 
   return {
     server,

@@ -79,6 +79,17 @@ const envSchema = z.object({
   SIGMA_SOURCE: z.string().optional(),
   // Turns off every recurring data-source sync (useful in tests and air-gapped installs without mirrors).
   SOURCE_SYNC_SCHEDULES: flag.default(true),
+  // GraphQL operation limits (docs/graphql-limits.md): cost, depth, aliases and tokens of a document, the size of a
+  // /graphql body, and the WebSocket frame size and connection caps.
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(150),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
+  GRAPHQL_MAX_BODY: size.prefault('256KB'),
+  WS_MAX_PAYLOAD: size.prefault('64KB'),
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+  WS_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
+  WS_CONNECTION_INIT_TIMEOUT: duration.prefault('3s'),
 });
 
 export type Config = z.infer<typeof envSchema>;

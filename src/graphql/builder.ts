@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -6,6 +7,7 @@ import { assertAccess, type AccessRule } from '../auth/access.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
+import { UNDECLARED_LIST_MULTIPLIER } from './cost.ts';
 import { DateTimeScalar, JsonScalar } from './scalars.ts';
 
 export const builder = new SchemaBuilder<{
@@ -18,7 +20,7 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, ErrorsPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, ErrorsPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // The access rule throws the precise 401/403 error; scope-auth lets it through unchanged.
@@ -39,6 +41,9 @@ export const builder = new SchemaBuilder<{
   errors: {
     defaultTypes: [],
   },
+  // Field costs only (src/graphql/cost.ts): the limits are checked before execution (src/graphql/limits/), not by
+  // the plugin's resolver wrapper.
+  complexity: { disabled: true, defaultComplexity: 0, defaultListMultiplier: UNDECLARED_LIST_MULTIPLIER },
 });
 
 builder.addScalarType('DateTime', DateTimeScalar);

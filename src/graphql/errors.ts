@@ -1,11 +1,13 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { domainErrorFrom } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
+import { tokenLimitErrorFrom } from './limits/errors.ts';
 
 /** What a client may learn from a GraphQL error: domain errors in full, internal ones not at all. */
 export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown, log: Logger, requestId?: string): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  const domain = domainErrorFrom(original);
+  // A document over the token limit fails to parse; it is answered with the limit's code, not as a syntax error.
+  const domain = domainErrorFrom(original) ?? tokenLimitErrorFrom(error);
   if (domain) {
     return {
       message: domain.message,

@@ -1,5 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.ts';
+import { page, parseInput } from '../validation.ts';
+import { pageItemsCost } from './cost.ts';
 
 export interface Page<T> {
   items: T[];
@@ -12,10 +14,16 @@ export interface Page<T> {
 export function pageType<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (page) => page.items }),
+      items: t.field({ type: [item], complexity: pageItemsCost, resolve: (page) => page.items }),
       total: t.exposeInt('total', { description: 'Number of matching records across all pages.' }),
       offset: t.exposeInt('offset'),
       limit: t.exposeInt('limit'),
     }),
   });
+}
+
+/** `offset`/`limit` of a list relation, checked against its page limits (400 VALIDATION_ERROR beyond them). */
+export function sliceOfPage<T>(list: readonly T[], args: { offset?: number | null; limit?: number | null }, limits: { defaultLimit: number; maxLimit: number }): T[] {
+  const { offset, limit } = parseInput(page(limits.defaultLimit, limits.maxLimit), { offset: args.offset ?? 0, limit: args.limit ?? limits.defaultLimit });
+  return list.slice(offset, offset + limit);
 }

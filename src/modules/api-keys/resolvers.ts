@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { apiKeyRoles } from './permissions.ts';
 import * as apiKeys from './service.ts';
@@ -8,7 +9,8 @@ import { CreateApiKeyInput, NewApiKeyType } from './types.ts';
 builder.queryFields((t) => ({
   myApiKeys: t.prismaField({
     type: ['ApiKey'],
-    description: 'The caller\'s API keys, revoked ones included, newest first.',
+    description: `The caller's API keys, revoked ones included, newest first (the latest ${apiKeys.OWN_API_KEY_MAX}).`,
+    complexity: cappedListCost(apiKeys.OWN_API_KEY_MAX),
     authScopes: allow(apiKeyRoles.own),
     resolve: (query, _root, _args, context) => apiKeys.listOwnApiKeys(context.services, principalOf(context), query),
   }),

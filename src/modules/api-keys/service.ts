@@ -20,8 +20,11 @@ const createSchema = z.object({
   scope: z.enum(ApiKeyScope),
 });
 
+/** Most API keys one list shows: the newest, revoked ones included. */
+export const OWN_API_KEY_MAX = 500;
+
 export function listOwnApiKeys(services: Services, principal: Principal, query: Query = {}) {
-  return services.prisma.apiKey.findMany({ ...query, where: { userId: principal.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  return services.prisma.apiKey.findMany({ ...query, where: { userId: principal.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: OWN_API_KEY_MAX });
 }
 
 export async function createApiKey(services: Services, principal: Principal, input: unknown): Promise<NewApiKey> {

@@ -1,11 +1,13 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { auditRoles } from './permissions.ts';
 import * as audit from './service.ts';
 import { AuditLogFilterInput, AuditLogPage } from './types.ts';
 
 builder.queryFields((t) => ({
   auditLogs: t.field({
+    complexity: pagedCost(audit.AUDIT_PAGE),
     type: AuditLogPage,
     description: `Audit entries matching the filter, newest first (offset default 0, limit default ${audit.AUDIT_PAGE.defaultLimit}, max ${audit.AUDIT_PAGE.maxLimit}).`,
     authScopes: allow(auditRoles.read),

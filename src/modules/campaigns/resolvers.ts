@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { campaignRoles } from './permissions.ts';
 import { campaignProgress } from './progress.ts';
@@ -23,6 +24,7 @@ import { applyCampaignTransition } from './workflow.ts';
 
 builder.queryFields((t) => ({
   campaigns: t.field({
+    complexity: pagedCost(campaigns.CAMPAIGN_PAGE),
     type: CampaignPage,
     description: `Campaigns matching the filter, newest first (offset default 0, limit default ${campaigns.CAMPAIGN_PAGE.defaultLimit}, max ${campaigns.CAMPAIGN_PAGE.maxLimit}).`,
     authScopes: allow(campaignRoles.read),

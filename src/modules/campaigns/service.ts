@@ -236,12 +236,15 @@ export function removeCampaignTest(services: Services, principal: Principal, id:
   });
 }
 
-/** The campaign's history (every change, oldest first) and the executions of its occurrences (in occurrence order). */
+/** Most history entries and executions a history lists: the latest ones (years of hourly occurrences). */
+export const CAMPAIGN_HISTORY_MAX = 2000;
+
+/** The campaign's history (its latest changes, oldest first) and the executions of its latest occurrences (in occurrence order). */
 export async function campaignHistory(services: Services, id: string) {
   await getCampaign(services, id, { select: { id: true } });
   const [events, executions] = await Promise.all([
-    services.prisma.campaignEvent.findMany({ where: { campaignId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }] }),
-    services.prisma.campaignExecution.findMany({ where: { campaignId: id }, orderBy: [{ occurrence: 'asc' }] }),
+    services.prisma.campaignEvent.findMany({ where: { campaignId: id }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: CAMPAIGN_HISTORY_MAX }),
+    services.prisma.campaignExecution.findMany({ where: { campaignId: id }, orderBy: [{ occurrence: 'desc' }], take: CAMPAIGN_HISTORY_MAX }),
   ]);
-  return { events, executions };
+  return { events: events.reverse(), executions: executions.reverse() };
 }

@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { CAMPAIGN_HISTORY_MAX } from './service.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import type { CampaignEvent, CampaignExecution } from '../../generated/prisma/client.ts';
 import { CampaignStatus, type TestState } from '../../generated/prisma/enums.ts';
@@ -87,6 +89,7 @@ export const CampaignType = builder.prismaObject('Campaign', {
         const { offset, limit } = parseInput(campaignTestPage, { offset: args.offset ?? 0, limit: args.limit ?? CAMPAIGN_TEST_PAGE.defaultLimit });
         return { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit };
       },
+      complexity: pagedCost(CAMPAIGN_TEST_PAGE),
     }),
     testCount: t.int({
       description: 'Number of tests of the campaign.',
@@ -138,15 +141,32 @@ export interface CampaignHistory {
 export const CampaignHistoryType = builder.objectRef<CampaignHistory>('CampaignHistory').implement({
   description: 'What happened to a campaign: its history entries and the executions of its occurrences.',
   fields: (t) => ({
-    events: t.field({ type: [CampaignEventType], description: 'Every change, oldest first.', resolve: (history) => history.events }),
-    executions: t.field({ type: [CampaignExecutionType], description: 'Every execution, in occurrence order.', resolve: (history) => history.executions }),
+    events: t.field({
+      type: [CampaignEventType],
+      description: `Every change (the latest ${CAMPAIGN_HISTORY_MAX}), oldest first.`,
+      complexity: cappedListCost(CAMPAIGN_HISTORY_MAX),
+      resolve: (history) => history.events,
+    }),
+    executions: t.field({
+      type: [CampaignExecutionType],
+      description: `Every execution (the latest ${CAMPAIGN_HISTORY_MAX}), in occurrence order.`,
+      complexity: cappedListCost(CAMPAIGN_HISTORY_MAX),
+      resolve: (history) => history.executions,
+    }),
   }),
 });
 
 builder.prismaObjectField('Test', 'campaign', (t) => t.relation('campaign', { nullable: true, description: 'The campaign the test belongs to.' }));
 
+/** Most campaigns an actor lists: its latest ones. */
+const ACTOR_CAMPAIGN_MAX = 200;
+
 builder.prismaObjectField('ThreatActor', 'campaigns', (t) =>
-  t.relation('campaigns', { description: 'Campaigns run against the actor, newest first.', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+  t.relation('campaigns', {
+    description: `Campaigns run against the actor, newest first (the latest ${ACTOR_CAMPAIGN_MAX}).`,
+    query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: ACTOR_CAMPAIGN_MAX },
+    complexity: cappedListCost(ACTOR_CAMPAIGN_MAX),
+  }),
 );
 
 export const CampaignFilterInput = builder.inputType('CampaignFilter', {

@@ -1,5 +1,7 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { catalogRoles } from './permissions.ts';
 import * as catalog from './service.ts';
@@ -7,6 +9,7 @@ import { SyncTtpResultType } from './types.ts';
 
 builder.queryFields((t) => ({
   tactics: t.prismaField({
+    complexity: cappedListCost(CATALOG_SHAPE.tactics),
     type: ['Tactic'],
     description: 'The ATT&CK Enterprise tactics in matrix order.',
     authScopes: allow(catalogRoles.read),

@@ -1,14 +1,19 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { complianceRoles } from './permissions.ts';
 import * as compliance from './service.ts';
 import { ComplianceControlFilterInput, ComplianceControlPage, ComplianceFrameworkType, ComplianceSummaryType } from './types.ts';
+
+/** Compliance frameworks the catalog maps (two today). */
+const FRAMEWORK_MAX = 20;
 
 const paging = (offset?: number | null, limit?: number | null) => ({ offset: offset ?? undefined, limit: limit ?? undefined });
 const pageDescription = `offset default 0, limit default ${compliance.CONTROL_PAGE.defaultLimit}, max ${compliance.CONTROL_PAGE.maxLimit}`;
 
 builder.queryFields((t) => ({
   complianceFrameworks: t.field({
+    complexity: cappedListCost(FRAMEWORK_MAX),
     type: [ComplianceFrameworkType],
     description: 'Every imported compliance framework with its counts, by key.',
     authScopes: allow(complianceRoles.read),
@@ -22,6 +27,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { id }, context) => compliance.getFramework(context.services, String(id)),
   }),
   complianceControls: t.field({
+    complexity: pagedCost(compliance.CONTROL_PAGE),
     type: ComplianceControlPage,
     description: `Controls of a framework (uuid or key) with their coverage status and mapped techniques, by control id (${pageDescription}).`,
     authScopes: allow(complianceRoles.read),
@@ -35,6 +41,7 @@ builder.queryFields((t) => ({
       compliance.listControls(context.services, String(frameworkId), filter, paging(offset, limit)),
   }),
   complianceGaps: t.field({
+    complexity: pagedCost(compliance.CONTROL_PAGE),
     type: ComplianceControlPage,
     description: `Controls of a framework with coverage status gap, by control id (${pageDescription}).`,
     authScopes: allow(complianceRoles.read),

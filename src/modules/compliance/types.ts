@@ -1,7 +1,11 @@
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
 import { ControlCoverage, controlTechniquesLoader, type ComplianceSummary, type ControlRow, type ControlTechnique, type FrameworkRow } from './service.ts';
+
+/** Most techniques one control lists: the widest NIST 800-53 controls (system monitoring) map a few hundred. */
+const CONTROL_TECHNIQUE_MAX = 500;
 
 export const ControlCoverageEnum = builder.enumType('ControlCoverage', {
   description:
@@ -54,8 +58,9 @@ export const ComplianceControlType = builder.objectRef<ControlRow>('ComplianceCo
     partialCount: t.exposeInt('partialCount'),
     techniques: t.field({
       type: [ControlTechniqueType],
-      description: 'Mapped ATT&CK techniques, by ATT&CK id (loaded in one batch for a whole page).',
-      resolve: (control, _args, context) => controlTechniquesLoader(context).load(control.id),
+      description: `Mapped ATT&CK techniques, by ATT&CK id (at most ${CONTROL_TECHNIQUE_MAX}; loaded in one batch for a whole page).`,
+      complexity: cappedListCost(CONTROL_TECHNIQUE_MAX),
+      resolve: async (control, _args, context) => (await controlTechniquesLoader(context).load(control.id)).slice(0, CONTROL_TECHNIQUE_MAX),
     }),
   }),
 });

@@ -1,12 +1,14 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { countermeasureRoles } from './permissions.ts';
 import * as countermeasures from './service.ts';
 import { CountermeasureFilterInput, DefensiveTechniquePage, TechniqueCountermeasureType } from './types.ts';
 
 builder.queryFields((t) => ({
   countermeasures: t.field({
+    complexity: pagedCost(countermeasures.COUNTERMEASURE_PAGE),
     type: DefensiveTechniquePage,
     description: `D3FEND countermeasures matching the filter, by D3FEND id (offset default 0, limit default ${countermeasures.COUNTERMEASURE_PAGE.defaultLimit}, max ${countermeasures.COUNTERMEASURE_PAGE.maxLimit}).`,
     authScopes: allow(countermeasureRoles.read),
@@ -32,8 +34,9 @@ builder.queryFields((t) => ({
   }),
   techniqueCountermeasures: t.field({
     type: [TechniqueCountermeasureType],
-    description: 'The countermeasures of a catalog technique, by D3FEND id (not found when the catalog has no such technique).',
+    description: `The countermeasures of a catalog technique, by D3FEND id, at most ${countermeasures.COUNTERMEASURE_MAPPING_MAX} (not found when the catalog has no such technique).`,
     authScopes: allow(countermeasureRoles.read),
+    complexity: cappedListCost(countermeasures.COUNTERMEASURE_MAPPING_MAX),
     args: { ttpId: t.arg.string({ required: true }) },
     resolve: (_root, { ttpId }, context) => countermeasures.countermeasuresOfTechnique(context.services, ttpId),
   }),

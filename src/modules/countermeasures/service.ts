@@ -74,11 +74,14 @@ export async function getCountermeasure(services: Services, id: string, query: Q
 }
 
 /** The countermeasures of a catalog technique; 404 when the catalog has no such technique. */
+/** Most ATT&CK techniques one countermeasure lists, and most countermeasures one technique lists (both above D3FEND's largest). */
+export const COUNTERMEASURE_MAPPING_MAX = 1000;
+
 export async function countermeasuresOfTechnique(services: Services, ttpId: string): Promise<TechniqueCountermeasure[]> {
   const technique = await services.prisma.technique.findUnique({ where: { ttpId: ttpId.trim() }, select: { ttpId: true } });
   if (!technique) throw new NotFoundError('Technique', ttpId);
   const [countermeasures] = await loadCountermeasuresByTtpId(services, [technique.ttpId]);
-  return countermeasures;
+  return countermeasures.slice(0, COUNTERMEASURE_MAPPING_MAX);
 }
 
 /** For each ttp id, its countermeasures ordered by D3FEND id: one query for the whole batch. */

@@ -1,7 +1,11 @@
 import { builder } from '../../graphql/builder.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { pageType, sliceOfPage } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
-import { countermeasureLoaders, type CountermeasureTechnique, type TechniqueCountermeasure } from './service.ts';
+import { COUNTERMEASURE_MAPPING_MAX, countermeasureLoaders, type CountermeasureTechnique, type TechniqueCountermeasure } from './service.ts';
+
+/** The countermeasures a technique lists at once (D3FEND maps a few dozen to the busiest techniques). */
+const TECHNIQUE_COUNTERMEASURE_PAGE = { defaultLimit: 50, maxLimit: COUNTERMEASURE_MAPPING_MAX } as const;
 
 export const CountermeasureTechniqueType = builder.objectRef<CountermeasureTechnique>('CountermeasureTechnique').implement({
   description: 'An ATT&CK technique a countermeasure counters; the technique fields are null when the catalog does not hold that id.',
@@ -34,8 +38,9 @@ export const DefensiveTechniqueType = builder.prismaObject('DefensiveTechnique',
     techniqueCount: t.relationCount('mappings', { description: 'Number of ATT&CK techniques the countermeasure is mapped to.' }),
     techniques: t.field({
       type: [CountermeasureTechniqueType],
-      description: 'The ATT&CK techniques it counters, by ATT&CK id.',
-      resolve: (technique, _args, context) => countermeasureLoaders(context).byCountermeasure.load(technique.id),
+      description: `The ATT&CK techniques it counters, by ATT&CK id (at most ${COUNTERMEASURE_MAPPING_MAX}).`,
+      complexity: cappedListCost(COUNTERMEASURE_MAPPING_MAX),
+      resolve: async (technique, _args, context) => (await countermeasureLoaders(context).byCountermeasure.load(technique.id)).slice(0, COUNTERMEASURE_MAPPING_MAX),
     }),
   }),
 });
@@ -71,8 +76,13 @@ export const CountermeasureFilterInput = builder.inputType('CountermeasureFilter
 builder.prismaObjectField('Technique', 'countermeasures', (t) =>
   t.field({
     type: [TechniqueCountermeasureType],
-    description: 'D3FEND countermeasures of this technique, by D3FEND id (loaded in one batch for a whole list).',
+    description: 'D3FEND countermeasures of this technique, by D3FEND id, a page at a time (loaded in one batch for a whole list).',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_COUNTERMEASURE_PAGE.defaultLimit, description: `At most ${TECHNIQUE_COUNTERMEASURE_PAGE.maxLimit}.` }),
+    },
+    complexity: pagedCost(TECHNIQUE_COUNTERMEASURE_PAGE),
     select: { ttpId: true },
-    resolve: (technique, _args, context) => countermeasureLoaders(context).byTtpId.load(technique.ttpId),
+    resolve: async (technique, args, context) => sliceOfPage(await countermeasureLoaders(context).byTtpId.load(technique.ttpId), args, TECHNIQUE_COUNTERMEASURE_PAGE),
   }),
 );

@@ -1,13 +1,18 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { dataSourceRoles } from './permissions.ts';
 import * as dataSources from './service.ts';
 import { requestSync } from './sync.ts';
 import { DataSourceRunPage, DataSourceSyncRequestType, UpdateDataSourceInput } from './types.ts';
 
+/** Knowledge sources (one per kind: six today). */
+const DATA_SOURCE_MAX = 20;
+
 builder.queryFields((t) => ({
   dataSources: t.prismaField({
+    complexity: cappedListCost(DATA_SOURCE_MAX),
     type: ['DataSource'],
     description: 'Every external data source with its configuration, sync status and next scheduled run.',
     authScopes: allow(dataSourceRoles.read),
@@ -20,6 +25,7 @@ builder.queryFields((t) => ({
     resolve: (query, _root, { id }, context) => dataSources.getDataSource(context.services, id, query),
   }),
   dataSourceRuns: t.field({
+    complexity: pagedCost(dataSources.RUNS_PAGE),
     type: DataSourceRunPage,
     description: `Sync runs of one source, newest first (offset default 0, limit default ${dataSources.RUNS_PAGE.defaultLimit}, max ${dataSources.RUNS_PAGE.maxLimit}).`,
     authScopes: allow(dataSourceRoles.read),

@@ -8,6 +8,9 @@ const loaders = new WeakMap<Context, DataLoader<string, DetectionRule[]>>();
  * Active rules per technique id, batched per request: one query for all techniques of a response. A rule
  * appears under every technique it names (an exact id match; a rule for T1059.001 is not listed under T1059).
  */
+/** Most rules one technique lists (Sigma tags at most a few hundred rules with one technique). */
+export const RULES_PER_TECHNIQUE_MAX = 1000;
+
 export function rulesByTechnique(context: Context): DataLoader<string, DetectionRule[]> {
   let loader = loaders.get(context);
   if (!loader) {
@@ -16,7 +19,7 @@ export function rulesByTechnique(context: Context): DataLoader<string, Detection
         where: { isActive: true, techniqueIds: { hasSome: [...ttpIds] } },
         orderBy: [{ title: 'asc' }, { id: 'asc' }],
       });
-      return ttpIds.map((ttpId) => rules.filter((rule) => rule.techniqueIds.includes(ttpId)));
+      return ttpIds.map((ttpId) => rules.filter((rule) => rule.techniqueIds.includes(ttpId)).slice(0, RULES_PER_TECHNIQUE_MAX));
     });
     loaders.set(context, loader);
   }

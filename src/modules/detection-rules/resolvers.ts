@@ -1,8 +1,16 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { sliceOfPage } from '../../graphql/pagination.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { evaluateDetectionRule } from './evaluations.ts';
-import { rulesByTechnique } from './loaders.ts';
+import { RULES_PER_TECHNIQUE_MAX, rulesByTechnique } from './loaders.ts';
+
+/** The rules a technique lists at once. */
+const TECHNIQUE_RULE_PAGE = { defaultLimit: 50, maxLimit: RULES_PER_TECHNIQUE_MAX } as const;
+
+/** Most evaluations one test lists: its latest. */
+const TEST_EVALUATION_MAX = 500;
 import { detectionRuleRoles } from './permissions.ts';
 import * as rules from './service.ts';
 import {
@@ -16,6 +24,7 @@ import {
 
 builder.queryFields((t) => ({
   detectionRules: t.field({
+    complexity: pagedCost(rules.DETECTION_RULE_PAGE),
     type: DetectionRulePage,
     description: `Detection rules matching the filter, by title (offset default 0, limit default ${rules.DETECTION_RULE_PAGE.defaultLimit}, max ${rules.DETECTION_RULE_PAGE.maxLimit}).`,
     authScopes: allow(detectionRuleRoles.read),
@@ -69,15 +78,21 @@ builder.mutationFields((t) => ({
 builder.prismaObjectField('Technique', 'detectionRules', (t) =>
   t.field({
     type: [DetectionRuleType],
-    description: 'Active detection rules naming this technique (exact id), by title.',
+    description: 'Active detection rules naming this technique (exact id), by title, a page at a time.',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_RULE_PAGE.defaultLimit, description: `At most ${TECHNIQUE_RULE_PAGE.maxLimit}.` }),
+    },
+    complexity: pagedCost(TECHNIQUE_RULE_PAGE),
     select: { ttpId: true },
-    resolve: (technique, _args, context) => rulesByTechnique(context).load(technique.ttpId),
+    resolve: async (technique, args, context) => sliceOfPage(await rulesByTechnique(context).load(technique.ttpId), args, TECHNIQUE_RULE_PAGE),
   }),
 );
 
 builder.prismaObjectField('Test', 'detectionEvaluations', (t) =>
   t.relation('detectionEvaluations', {
-    description: 'Detection rules evaluated on this test, newest first, with each rule author (DRL 1.1 attribution).',
-    query: { orderBy: [{ evaluatedAt: 'desc' }, { id: 'desc' }] },
+    description: `Detection rules evaluated on this test, newest first (the latest ${TEST_EVALUATION_MAX}), with each rule author (DRL 1.1 attribution).`,
+    query: { orderBy: [{ evaluatedAt: 'desc' }, { id: 'desc' }], take: TEST_EVALUATION_MAX },
+    complexity: cappedListCost(TEST_EVALUATION_MAX),
   }),
 );

@@ -1,4 +1,8 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
+
+/** Most evaluations one rule lists: its latest. */
+const RULE_EVALUATION_MAX = 500;
 import { pageType } from '../../graphql/pagination.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 
@@ -30,8 +34,9 @@ export const DetectionRuleType = builder.prismaObject('DetectionRule', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     evaluations: t.relation('evaluations', {
-      description: 'Outcomes recorded for this rule on tests, newest first.',
-      query: { orderBy: [{ evaluatedAt: 'desc' }, { id: 'desc' }] },
+      description: `Outcomes recorded for this rule on tests, newest first (the latest ${RULE_EVALUATION_MAX}).`,
+      query: { orderBy: [{ evaluatedAt: 'desc' }, { id: 'desc' }], take: RULE_EVALUATION_MAX },
+      complexity: cappedListCost(RULE_EVALUATION_MAX),
     }),
   }),
 });

@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { evidenceRoles } from './permissions.ts';
 import * as evidence from './service.ts';
@@ -15,8 +16,9 @@ builder.queryFields((t) => ({
   }),
   testEvidence: t.prismaField({
     type: ['Evidence'],
-    description: 'The evidence of a test, oldest first.',
+    description: `The evidence of a test, oldest first (at most ${evidence.TEST_EVIDENCE_MAX}).`,
     authScopes: allow(evidenceRoles.read),
+    complexity: cappedListCost(evidence.TEST_EVIDENCE_MAX),
     args: { testId: t.arg.id({ required: true }) },
     resolve: (query, _root, { testId }, context) => evidence.listTestEvidence(context.services, String(testId), query),
   }),
@@ -34,7 +36,8 @@ builder.mutationFields((t) => ({
 
 builder.prismaObjectField('Test', 'evidences', (t) =>
   t.relation('evidences', {
-    description: 'Evidence files attached to the test, oldest first.',
-    query: { orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }] },
+    description: `Evidence files attached to the test, oldest first (at most ${evidence.TEST_EVIDENCE_MAX}).`,
+    query: { orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }], take: evidence.TEST_EVIDENCE_MAX },
+    complexity: cappedListCost(evidence.TEST_EVIDENCE_MAX),
   }),
 );

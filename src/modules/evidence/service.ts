@@ -19,6 +19,9 @@ export function assertId(entity: string, id: string): void {
 }
 
 /** A fresh key for a file of this test; never derived from the uploaded file's name. */
+/** Most evidence files one test lists (its first ones): far above what a test is documented with. */
+export const TEST_EVIDENCE_MAX = 500;
+
 export const newStorageKey = (testId: string) => `tests/${testId.toLowerCase()}/${randomUUID()}`;
 
 export async function getEvidence(services: Services, id: string, query: Query = {}) {
@@ -32,7 +35,7 @@ export async function getEvidence(services: Services, id: string, query: Query =
 export async function listTestEvidence(services: Services, testId: string, query: Query = {}) {
   assertId('Test', testId);
   if (!(await services.prisma.test.findUnique({ where: { id: testId }, select: { id: true } }))) throw new NotFoundError('Test', testId);
-  return services.prisma.evidence.findMany({ ...query, where: { testId }, orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }] });
+  return services.prisma.evidence.findMany({ ...query, where: { testId }, orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }], take: TEST_EVIDENCE_MAX });
 }
 
 export function downloadLinkOf(services: Services, evidence: Pick<Evidence, 'id' | 'storageKey' | 'fileName' | 'contentType'>): Promise<DownloadLink> {

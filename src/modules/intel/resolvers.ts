@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { intelRoles } from './permissions.ts';
 import * as intel from './service.ts';
@@ -8,6 +9,7 @@ import { IntelFindingPage, IntelScanResultType } from './types.ts';
 
 builder.queryFields((t) => ({
   intelFindings: t.field({
+    complexity: pagedCost(intel.INTEL_FINDING_PAGE),
     type: IntelFindingPage,
     description: `Findings of the intel scans, newest first (offset default 0, limit default ${intel.INTEL_FINDING_PAGE.defaultLimit}, max ${intel.INTEL_FINDING_PAGE.maxLimit}).`,
     authScopes: allow(intelRoles.readFindings),

@@ -1,5 +1,7 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { coverageByTactic, coverageSummary } from './coverage.ts';
 import { ACTIVITY_PAGE, activityFeed, dashboardKpis, executiveSummary } from './dashboard.ts';
 import { operationalByTeam, operationalKpis, operationalTrend, PERIODS } from './operational.ts';
@@ -30,6 +32,7 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => coverageSummary(context.services),
   }),
   metricsByTactic: t.field({
+    complexity: cappedListCost(CATALOG_SHAPE.tactics),
     type: [TacticCoverageType],
     description: 'Coverage per tactic in matrix order (tactics only custom techniques name last).',
     authScopes: read,
@@ -54,6 +57,7 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => validationRates(context.services),
   }),
   recentTests: t.field({
+    complexity: cappedListCost(RECENT_TESTS),
     type: [RecentTestType],
     description: `The ${RECENT_TESTS} most recently updated tests, newest first.`,
     authScopes: read,
@@ -91,12 +95,14 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => executiveSummary(context.services),
   }),
   coverageByTactic: t.field({
+    complexity: cappedListCost(CATALOG_SHAPE.tactics),
     type: [TacticCoverageType],
     description: 'Per-tactic coverage with percentages (same rows as metricsByTactic).',
     authScopes: read,
     resolve: (_root, _args, context) => coverageByTactic(context.services),
   }),
   activityFeed: t.field({
+    complexity: pagedCost(ACTIVITY_PAGE),
     type: [ActivityEntryType],
     description: `Latest audit entries, newest first (limit default ${ACTIVITY_PAGE.defaultLimit}, max ${ACTIVITY_PAGE.maxLimit}); account, API key and notification entries are left out.`,
     authScopes: read,

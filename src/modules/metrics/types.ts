@@ -1,10 +1,14 @@
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { statusCountFields } from '../techniques/types.ts';
 import { TestStateEnum } from '../tests/types.ts';
 import type { CoverageCounts, TacticCoverage } from './coverage.ts';
 import type { ActivityEntry, CampaignCounts, DashboardKpis, ExecutiveSummary } from './dashboard.ts';
 import type { Efficacy, HoursStats, OperationalKpis, OperationalTrend, OperationalWeek, SecondsStats, TeamBreakdown } from './operational.ts';
 import type { LeadValidation, RecentTest, TeamActivity, TestPipeline, ValidationRates } from './workflow.ts';
+
+/** Weeks of the longest trend period (1y). */
+const WEEKS_IN_A_YEAR = 53;
 
 const COVERAGE = 'Coverage percentage: (validated + 0.5 × partial) / total × 100, one decimal.';
 
@@ -156,7 +160,7 @@ export const OperationalTrendType = builder.objectRef<OperationalTrend>('Operati
     period: t.exposeString('period'),
     from: t.expose('from', { type: 'DateTime', description: 'Start of the first week.' }),
     to: t.expose('to', { type: 'DateTime', description: 'End (exclusive) of the last week, the current one.' }),
-    weeks: t.field({ type: [OperationalWeekType], resolve: (trend) => trend.weeks }),
+    weeks: t.field({ type: [OperationalWeekType], complexity: cappedListCost(WEEKS_IN_A_YEAR), resolve: (trend) => trend.weeks }),
     computedAt: t.expose('computedAt', { type: 'DateTime' }),
   }),
 });

@@ -1,6 +1,7 @@
 import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import * as notifications from './service.ts';
@@ -24,6 +25,7 @@ const NotificationPage = pageType('NotificationPage', NotificationType);
 
 builder.queryFields((t) => ({
   notifications: t.field({
+    complexity: pagedCost(notifications.NOTIFICATION_PAGE),
     type: NotificationPage,
     description: 'The caller\'s notifications, newest first (limit default 20, max 100).',
     authScopes: allow(Roles.any),

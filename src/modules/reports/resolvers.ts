@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { TEST_PAGE } from '../tests/service.ts';
 import { RemediationStatusEnum } from '../tests/types.ts';
 import { coverageReport } from './coverage.ts';
@@ -27,6 +28,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { filter }, context) => coverageReport(context.services, filter),
   }),
   testResultsReport: t.field({
+    complexity: pagedCost(TEST_PAGE),
     type: TestResultsReportType,
     description: `Tests with their results, most recently executed first; the date range applies to execution_date (${paging}).`,
     authScopes: allow(reportRoles.read),
@@ -39,6 +41,7 @@ builder.queryFields((t) => ({
       testResultsReport(context.services, filter, { offset: offset ?? undefined, limit: limit ?? undefined }, queryFromInfo({ context, info, path: ['items'] })),
   }),
   remediationReport: t.field({
+    complexity: pagedCost(TEST_PAGE),
     type: RemediationReportType,
     description: `Tests whose remediation is tracked, most recently updated first (${paging}).`,
     authScopes: allow(reportRoles.read),

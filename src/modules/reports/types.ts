@@ -1,5 +1,7 @@
 import type { Test } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import { DetectionResultEnum, TestStateEnum, TestType } from '../tests/types.ts';
 import type { CoverageReport, StatusCounts, TacticCoverage, TechniqueCoverage } from './coverage.ts';
@@ -59,8 +61,8 @@ export const CoverageReportType = builder.objectRef<CoverageReport>('CoverageRep
     tactic: t.exposeString('tactic', { nullable: true, description: 'The tactic filter, as given.' }),
     platform: t.exposeString('platform', { nullable: true, description: 'The platform filter, as given.' }),
     totals: t.field({ type: CoverageReportTotals, resolve: (report) => report.totals }),
-    byTactic: t.field({ type: [CoverageReportTactic], resolve: (report) => report.byTactic }),
-    techniques: t.field({ type: [CoverageReportTechnique], resolve: (report) => report.techniques }),
+    byTactic: t.field({ type: [CoverageReportTactic], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (report) => report.byTactic }),
+    techniques: t.field({ type: [CoverageReportTechnique], complexity: cappedListCost(CATALOG_SHAPE.techniques), resolve: (report) => report.techniques }),
   }),
 });
 
@@ -114,7 +116,7 @@ interface TestsPage {
 export const TestResultsReportType = builder.objectRef<TestsPage & { byState: StateCounts; byDetectionResult: DetectionCounts }>('TestResultsReport').implement({
   description: 'One page of tests with their results, and counts over the whole selection.',
   fields: (t) => ({
-    items: t.field({ type: [TestType], resolve: (report) => report.items }),
+    items: t.field({ type: [TestType], complexity: pageItemsCost, resolve: (report) => report.items }),
     total: t.exposeInt('total', { description: 'Tests matching every filter.' }),
     offset: t.exposeInt('offset'),
     limit: t.exposeInt('limit'),
@@ -126,7 +128,7 @@ export const TestResultsReportType = builder.objectRef<TestsPage & { byState: St
 export const RemediationReportType = builder.objectRef<TestsPage & { byStatus: RemediationCounts }>('RemediationReport').implement({
   description: 'One page of tests with tracked remediation, and counts per status.',
   fields: (t) => ({
-    items: t.field({ type: [TestType], resolve: (report) => report.items }),
+    items: t.field({ type: [TestType], complexity: pageItemsCost, resolve: (report) => report.items }),
     total: t.exposeInt('total', { description: 'Tests matching the status filter.' }),
     offset: t.exposeInt('offset'),
     limit: t.exposeInt('limit'),

@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { computeRisk } from './compute.ts';
 import { riskRoles } from './permissions.ts';
@@ -9,6 +10,7 @@ import { RiskComputationType, RiskMatrixType, RiskProfileFilterInput, RiskProfil
 
 builder.queryFields((t) => ({
   riskProfiles: t.field({
+    complexity: pagedCost(risk.PROFILE_PAGE),
     type: RiskProfilePage,
     description: `Stored risk profiles, highest score first (offset default 0, limit default ${risk.PROFILE_PAGE.defaultLimit}, max ${risk.PROFILE_PAGE.maxLimit}).`,
     authScopes: allow(riskRoles.read),
@@ -37,6 +39,7 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => risk.summary(context.services),
   }),
   riskRecommendations: t.prismaField({
+    complexity: pagedCost(risk.RECOMMENDATION_LIMIT),
     type: ['RiskProfile'],
     description: `Techniques to test next: the highest risks among those not validated, with the reason (limit default ${risk.RECOMMENDATION_LIMIT.defaultLimit}, max ${risk.RECOMMENDATION_LIMIT.maxLimit}).`,
     authScopes: allow(riskRoles.read),
@@ -44,6 +47,7 @@ builder.queryFields((t) => ({
     resolve: (query, _root, { limit }, context) => risk.recommendations(context.services, { limit }, query),
   }),
   riskTop: t.prismaField({
+    complexity: pagedCost(risk.TOP_LIMIT),
     type: ['RiskProfile'],
     description: `The highest risks among techniques without established detection (limit default ${risk.TOP_LIMIT.defaultLimit}, 1–${risk.TOP_LIMIT.maxLimit}).`,
     authScopes: allow(riskRoles.read),

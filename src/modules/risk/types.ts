@@ -1,9 +1,14 @@
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
 import type { RiskComputation } from './compute.ts';
 import { levelOf, reasonOf, RiskLevel, type RiskTerms } from './model.ts';
 import type { MatrixCell, MatrixRow, RiskMatrix, RiskSummary, RiskTactic } from './service.ts';
+
+/** Rows (risk levels) and cells (coverage statuses) of the risk matrix: five or fewer each. */
+const RISK_MATRIX_SIDE = 10;
 
 export const RiskLevelEnum = builder.enumType(RiskLevel, {
   name: 'RiskLevel',
@@ -111,7 +116,7 @@ const RiskMatrixRowType = builder.objectRef<MatrixRow>('RiskMatrixRow').implemen
   fields: (t) => ({
     impactLevel: t.field({ type: RiskLevelEnum, resolve: (row) => row.impactLevel }),
     total: t.exposeInt('total'),
-    cells: t.field({ type: [RiskMatrixCellType], description: 'One cell per coverage status.', resolve: (row) => row.cells }),
+    cells: t.field({ type: [RiskMatrixCellType], complexity: cappedListCost(RISK_MATRIX_SIDE), description: 'One cell per coverage status.', resolve: (row) => row.cells }),
   }),
 });
 
@@ -120,7 +125,7 @@ export const RiskMatrixType = builder.objectRef<RiskMatrix>('RiskMatrix').implem
   fields: (t) => ({
     computedAt: t.expose('computedAt', { type: 'DateTime', nullable: true, description: 'Null before any computation.' }),
     total: t.exposeInt('total'),
-    rows: t.field({ type: [RiskMatrixRowType], resolve: (matrix) => matrix.rows }),
+    rows: t.field({ type: [RiskMatrixRowType], complexity: cappedListCost(RISK_MATRIX_SIDE), resolve: (matrix) => matrix.rows }),
   }),
 });
 
@@ -150,6 +155,6 @@ export const RiskSummaryType = builder.objectRef<RiskSummary>('RiskSummary').imp
     staleProfiles: t.exposeInt('staleProfiles', { description: 'Profiles whose technique changed status or was retired since.' }),
     techniquesWithoutProfile: t.exposeInt('techniquesWithoutProfile', { description: 'Active techniques added since the computation.' }),
     highestRiskTactic: t.field({ type: RiskTacticType, nullable: true, description: 'The tactic with the highest average score.', resolve: (summary) => summary.highestRiskTactic }),
-    tactics: t.field({ type: [RiskTacticType], description: 'Every tactic, highest average score first.', resolve: (summary) => summary.tactics }),
+    tactics: t.field({ type: [RiskTacticType], complexity: cappedListCost(CATALOG_SHAPE.tactics), description: 'Every tactic, highest average score first.', resolve: (summary) => summary.tactics }),
   }),
 });

@@ -1,10 +1,17 @@
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import type { ScoreConfigView } from './config.ts';
 import type { TermPoints, Weights } from './formula.ts';
 import type { HeatmapTactic, HeatmapTechnique } from './heatmap.ts';
 import type { breakdownOf, CoverageCounts, OrganizationScore, scoreHistory, TacticAverage, tacticScore, threatActorScore } from './service.ts';
+
+/** Terms of the score formula (a handful). */
+const SCORE_TERM_MAX = 20;
+/** Weeks of the longest history period (1y). */
+const WEEKS_MAX = 60;
 
 type Breakdown = ReturnType<typeof breakdownOf>;
 type TacticScore = Awaited<ReturnType<typeof tacticScore>>;
@@ -52,7 +59,7 @@ export const TechniqueScoreType = builder.objectRef<Breakdown>('TechniqueScore')
     status: t.expose('status', { type: CoverageStatusEnum }),
     score: t.exposeFloat('score', { description: 'Sum of the points of the terms.' }),
     formula: t.exposeString('formula'),
-    terms: t.field({ type: [ScoreTermType], resolve: (score) => score.terms }),
+    terms: t.field({ type: [ScoreTermType], complexity: cappedListCost(SCORE_TERM_MAX), resolve: (score) => score.terms }),
     inputs: t.field({ type: ScoreInputsType, resolve: (score) => score.inputs }),
   }),
 });
@@ -119,7 +126,7 @@ export const ThreatActorScoreType = builder.objectRef<ThreatActorScore>('ThreatA
     score: t.exposeFloat('score', { nullable: true, description: 'Mean score of the techniques the actor uses; null when it uses none.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
     coverage: t.field({ type: CoverageCountsType, resolve: (score) => score.coverage }),
-    techniques: t.field({ type: [ActorTechniqueScoreType], description: 'Lowest score first (the gaps).', resolve: (score) => score.techniques }),
+    techniques: t.field({ type: [ActorTechniqueScoreType], complexity: cappedListCost(CATALOG_SHAPE.techniques), description: 'Lowest score first (the gaps).', resolve: (score) => score.techniques }),
     weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
   }),
 });
@@ -140,7 +147,7 @@ export const OrganizationScoreType = builder.objectRef<OrganizationScore>('Organ
   fields: (t) => ({
     score: t.exposeFloat('score', { nullable: true, description: 'Mean technique score (2 decimals); null without techniques.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
-    byTactic: t.field({ type: [TacticAverageType], resolve: (score) => score.byTactic }),
+    byTactic: t.field({ type: [TacticAverageType], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (score) => score.byTactic }),
     weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
     computedAt: t.expose('computedAt', { type: 'DateTime' }),
   }),
@@ -160,7 +167,7 @@ const ScoreHistoryWeekType = builder.objectRef<History['weeks'][number]>('ScoreH
 export const ScoreHistoryType = builder.objectRef<History>('ScoreHistory').implement({
   fields: (t) => ({
     period: t.exposeString('period'),
-    weeks: t.field({ type: [ScoreHistoryWeekType], resolve: (history) => history.weeks }),
+    weeks: t.field({ type: [ScoreHistoryWeekType], complexity: cappedListCost(WEEKS_MAX), resolve: (history) => history.weeks }),
   }),
 });
 
@@ -173,7 +180,7 @@ export const ScoreConfigType = builder.objectRef<ScoreConfigView>('ScoreConfig')
   fields: (t) => ({
     weights: t.field({ type: ScoreWeightsType, resolve: (config) => config.weights }),
     defaults: t.field({ type: ScoreWeightsType, resolve: (config) => config.defaults }),
-    terms: t.field({ type: [ScoreTermDefinitionType], resolve: (config) => config.terms }),
+    terms: t.field({ type: [ScoreTermDefinitionType], complexity: cappedListCost(SCORE_TERM_MAX), resolve: (config) => config.terms }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
     updatedById: t.exposeID('updatedById', { nullable: true }),
   }),
@@ -201,7 +208,7 @@ HeatmapTechniqueType.implement({
     name: t.exposeString('name'),
     status: t.expose('status', { type: CoverageStatusEnum }),
     score: t.exposeFloat('score'),
-    subTechniques: t.field({ type: [HeatmapTechniqueType], description: 'Its sub-techniques in this tactic, by ttp id.', resolve: (technique) => technique.subTechniques }),
+    subTechniques: t.field({ type: [HeatmapTechniqueType], complexity: cappedListCost(CATALOG_SHAPE.subTechniquesPerTechnique), description: 'Its sub-techniques in this tactic, by ttp id.', resolve: (technique) => technique.subTechniques }),
   }),
 });
 
@@ -212,7 +219,7 @@ const HeatmapTacticType = builder.objectRef<HeatmapTactic>('HeatmapTactic').impl
     shortName: t.exposeString('shortName', { nullable: true }),
     name: t.exposeString('name'),
     order: t.exposeInt('order', { nullable: true }),
-    techniques: t.field({ type: [HeatmapTechniqueType], resolve: (tactic) => tactic.techniques }),
+    techniques: t.field({ type: [HeatmapTechniqueType], complexity: cappedListCost(CATALOG_SHAPE.techniquesPerTactic), resolve: (tactic) => tactic.techniques }),
   }),
 });
 
@@ -221,6 +228,6 @@ export const HeatmapType = builder.objectRef<{ platform: string | null; techniqu
   fields: (t) => ({
     platform: t.exposeString('platform', { nullable: true }),
     techniqueCount: t.exposeInt('techniqueCount', { description: 'Distinct techniques shown (a technique under two tactics counts once).' }),
-    tactics: t.field({ type: [HeatmapTacticType], resolve: (heatmap) => heatmap.tactics }),
+    tactics: t.field({ type: [HeatmapTacticType], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (heatmap) => heatmap.tactics }),
   }),
 });

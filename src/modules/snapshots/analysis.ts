@@ -19,15 +19,19 @@ const periodSchema = z.object({ period: z.enum(Object.keys(POSTURE_PERIODS) as [
 
 const POINT_SELECT = { id: true, name: true, kind: true, createdAt: true, coveragePercentage: true, score: true, summary: true } as const;
 
-/** Every snapshot (optionally from/to, inclusive), oldest first: coverage, score and counts over time. */
+/** Most points of a snapshot evolution: the latest snapshots of the range (years of daily snapshots). */
+export const SNAPSHOT_EVOLUTION_MAX = 2000;
+
+/** The snapshots (optionally from/to, inclusive; the latest SNAPSHOT_EVOLUTION_MAX), oldest first: coverage, score and counts over time. */
 export async function snapshotEvolution(services: Services, range: unknown) {
   const { from, to } = parseInput(rangeSchema, range ?? {});
   const rows = await services.prisma.snapshot.findMany({
     where: from || to ? { createdAt: { gte: from ?? undefined, lte: to ?? undefined } } : {},
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: SNAPSHOT_EVOLUTION_MAX,
     select: POINT_SELECT,
   });
-  return rows.map(pointOf);
+  return rows.reverse().map(pointOf);
 }
 
 /** A snapshot as a point of the timeline: date, coverage, score and flat counts. */

@@ -1,8 +1,9 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { pageType } from '../../graphql/pagination.ts';
-import { compareSnapshots, postureHistory, snapshotEvolution } from './analysis.ts';
+import { compareSnapshots, POSTURE_PERIODS, postureHistory, SNAPSHOT_EVOLUTION_MAX, snapshotEvolution } from './analysis.ts';
 import { snapshotRoles } from './permissions.ts';
 import * as snapshots from './service.ts';
 import {
@@ -19,6 +20,7 @@ const { defaultLimit, maxLimit } = snapshots.SNAPSHOT_PAGE;
 
 builder.queryFields((t) => ({
   snapshots: t.field({
+    complexity: pagedCost(snapshots.SNAPSHOT_PAGE),
     type: SnapshotPage,
     description: `Snapshots, newest first (offset default 0, limit default ${defaultLimit}, max ${maxLimit}).`,
     authScopes: allow(snapshotRoles.read),
@@ -38,6 +40,7 @@ builder.queryFields((t) => ({
     resolve: (query, _root, { id }, context) => snapshots.getSnapshot(context.services, String(id), query),
   }),
   snapshotEvolution: t.field({
+    complexity: cappedListCost(SNAPSHOT_EVOLUTION_MAX),
     type: [SnapshotPointType],
     description: 'Coverage over time: every snapshot (optionally between from and to, inclusive), oldest first.',
     authScopes: allow(snapshotRoles.read),
@@ -58,6 +61,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { a, b }, context) => compareSnapshots(context.services, { a: a == null ? a : String(a), b: b == null ? b : String(b) }),
   }),
   postureHistory: t.field({
+    complexity: cappedListCost(POSTURE_PERIODS['1y']),
     type: [PosturePointType],
     description: 'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first. Period 30d, 90d (default) or 1y.',
     authScopes: allow(snapshotRoles.read),

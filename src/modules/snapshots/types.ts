@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
+import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import '../users/types.ts';
@@ -56,8 +58,9 @@ export const SnapshotType = builder.prismaObject('Snapshot', {
     createdBy: t.relation('createdBy', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     techniques: t.relation('techniques', {
-      description: 'Every technique recorded, in ttp id order.',
-      query: { orderBy: { ttpId: 'asc' } },
+      description: `Every technique recorded, in ttp id order (at most ${CATALOG_SHAPE.techniques}).`,
+      query: { orderBy: { ttpId: 'asc' }, take: CATALOG_SHAPE.techniques },
+      complexity: cappedListCost(CATALOG_SHAPE.techniques),
     }),
   }),
 });
@@ -152,14 +155,15 @@ export const SnapshotComparisonType = builder.objectRef<Comparison>('SnapshotCom
     b: t.field({ type: SnapshotPointType, resolve: (comparison) => comparison.b }),
     changed: t.field({
       type: [SnapshotStatusChangeType],
+      complexity: cappedListCost(CATALOG_SHAPE.techniques),
       description: 'Techniques in both snapshots whose status changed, in ttp id order.',
       resolve: (comparison) => comparison.changed,
     }),
     improved: t.exposeInt('improved', { description: 'Changed techniques that moved up the coverage order.' }),
     regressed: t.exposeInt('regressed', { description: 'Changed techniques that moved down the coverage order.' }),
     unchanged: t.exposeInt('unchanged', { description: 'Techniques in both snapshots with the same status.' }),
-    onlyInA: t.field({ type: [SnapshotTechniqueStateType], description: 'Techniques recorded only in a.', resolve: (comparison) => comparison.onlyInA }),
-    onlyInB: t.field({ type: [SnapshotTechniqueStateType], description: 'Techniques recorded only in b.', resolve: (comparison) => comparison.onlyInB }),
+    onlyInA: t.field({ type: [SnapshotTechniqueStateType], complexity: cappedListCost(CATALOG_SHAPE.techniques), description: 'Techniques recorded only in a.', resolve: (comparison) => comparison.onlyInA }),
+    onlyInB: t.field({ type: [SnapshotTechniqueStateType], complexity: cappedListCost(CATALOG_SHAPE.techniques), description: 'Techniques recorded only in b.', resolve: (comparison) => comparison.onlyInB }),
     coverageChange: t.exposeFloat('coverageChange', { description: 'b.coveragePercentage − a.coveragePercentage.' }),
     scoreChange: t.exposeFloat('scoreChange', { nullable: true, description: 'b.score − a.score.' }),
   }),

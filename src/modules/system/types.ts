@@ -1,6 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import type { ScheduledJob, SchedulerStatus } from '../../jobs/types.ts';
 import type { Health } from './service.ts';
+
+/** Recurring jobs the scheduler runs (a dozen or so). */
+const SCHEDULED_JOB_MAX = 50;
 
 const DatabaseHealthType = builder.objectRef<Health['database']>('DatabaseHealth').implement({
   fields: (t) => ({
@@ -44,6 +48,6 @@ export const SchedulerStatusType = builder.objectRef<SchedulerStatus>('Scheduler
   description: 'The recurring background jobs and when they run next.',
   fields: (t) => ({
     running: t.exposeBoolean('running', { description: 'Whether this process has started its scheduler.' }),
-    jobs: t.field({ type: [ScheduledJobType], resolve: (status) => status.jobs }),
+    jobs: t.field({ type: [ScheduledJobType], complexity: cappedListCost(SCHEDULED_JOB_MAX), resolve: (status) => status.jobs }),
   }),
 });

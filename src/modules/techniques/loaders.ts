@@ -21,7 +21,10 @@ export const techniqueByTtpId = perRequest(
     }),
 );
 
-/** The active (not revoked, not deprecated) sub-techniques of each parent ttp id, in ttp id order. */
+/** Most sub-techniques one technique lists (ATT&CK has at most about twenty per technique). */
+export const SUB_TECHNIQUE_MAX = 100;
+
+/** The active (not revoked, not deprecated) sub-techniques of each parent ttp id, in ttp id order, at most SUB_TECHNIQUE_MAX each. */
 export const subTechniquesOf = perRequest(
   (context) =>
     new DataLoader<string, Technique[]>(async (parentTtpIds) => {
@@ -29,6 +32,6 @@ export const subTechniquesOf = perRequest(
         where: { parentTtpId: { in: [...parentTtpIds] }, revoked: false, deprecated: false },
         orderBy: { ttpId: 'asc' },
       });
-      return parentTtpIds.map((parent) => rows.filter((row) => row.parentTtpId === parent));
+      return parentTtpIds.map((parent) => rows.filter((row) => row.parentTtpId === parent).slice(0, SUB_TECHNIQUE_MAX));
     }),
 );

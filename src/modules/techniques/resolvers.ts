@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { techniqueRoles } from './permissions.ts';
 import * as techniques from './service.ts';
@@ -8,8 +9,9 @@ import { CreateTechniqueInput, TechniqueFilterInput, UpdateTechniqueInput } from
 builder.queryFields((t) => ({
   techniques: t.prismaField({
     type: ['Technique'],
-    description: 'Techniques matching the filter, ordered by ttp id.',
+    description: `Techniques matching the filter, ordered by ttp id (at most ${techniques.TECHNIQUE_LIST_MAX}).`,
     authScopes: allow(techniqueRoles.read),
+    complexity: cappedListCost(techniques.TECHNIQUE_LIST_MAX),
     args: { filter: t.arg({ type: TechniqueFilterInput, required: false }) },
     resolve: (query, _root, { filter }, context) => techniques.listTechniques(context.services, filter ?? {}, query),
   }),

@@ -1,4 +1,5 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { TECHNIQUE_TEST_PAGE } from '../tests/types.ts';
 import { techniqueRoles } from './permissions.ts';
 
 const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms status_global: statusGlobal
@@ -6,8 +7,8 @@ const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms sta
   tactics is_subtechnique: isSubtechnique parent_ttp_id: parentTtpId stix_id: stixId attack_version: attackVersion
   attack_modified: attackModified revoked deprecated url`;
 
-/** The single read lists the technique's tests (the spec's `tests` field), oldest first. */
-const TECHNIQUE_TESTS = `tests { id name platform state detection_result: detectionResult execution_date: executionDate
+/** The single read lists the technique's tests (the spec's `tests` field), oldest first, up to the page maximum. */
+const TECHNIQUE_TESTS = `tests(limit: ${TECHNIQUE_TEST_PAGE.maxLimit}) { id name platform state detection_result: detectionResult execution_date: executionDate
   campaign_id: campaignId created_by: createdById created_at: createdAt updated_at: updatedAt }`;
 
 export const techniqueRoutes: Route[] = [

@@ -1,4 +1,5 @@
 import { containsText } from '../../db/search.ts';
+import { CATALOG_SHAPE } from './catalog-shape.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -59,6 +60,9 @@ async function platformSpellings(db: Db, platform: string): Promise<string[]> {
   return rows.length ? rows.map((row) => row.platform) : [platform.trim()];
 }
 
+/** Most techniques one list returns: the catalog bound. */
+export const TECHNIQUE_LIST_MAX = CATALOG_SHAPE.techniques;
+
 export async function listTechniques(services: Services, filter: TechniqueFilter, query: Query = {}) {
   const db = services.prisma;
   const and: Prisma.TechniqueWhereInput[] = [];
@@ -81,7 +85,7 @@ export async function listTechniques(services: Services, filter: TechniqueFilter
     and.push({ OR: [{ ttpId: contains }, { name: contains }, { description: contains }] });
   }
   if (!filter.includeDeprecated) and.push({ revoked: false, deprecated: false });
-  return db.technique.findMany({ ...query, where: { AND: and }, orderBy: { ttpId: 'asc' } });
+  return db.technique.findMany({ ...query, where: { AND: and }, orderBy: { ttpId: 'asc' }, take: TECHNIQUE_LIST_MAX });
 }
 
 /** `tactic` as given (the catalog's display name when it knows it) and `tactics` as short names. */

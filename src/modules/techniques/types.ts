@@ -1,7 +1,11 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
 import '../catalog/types.ts';
-import { subTechniquesOf, techniqueByTtpId } from './loaders.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
+import { SUB_TECHNIQUE_MAX, subTechniquesOf, techniqueByTtpId } from './loaders.ts';
+
+/** Most ATT&CK mitigations one technique lists (ATT&CK maps at most a few dozen). */
+const MITIGATION_MAX = 100;
 
 export const CoverageStatusEnum = builder.enumType(CoverageStatus, {
   name: 'CoverageStatus',
@@ -48,8 +52,9 @@ export const TechniqueType = builder.prismaObject('Technique', {
     deprecated: t.exposeBoolean('deprecated', { description: 'Deprecated in ATT&CK; kept for the tests that reference it.' }),
     url: t.exposeString('url', { nullable: true, description: 'ATT&CK page of the technique.' }),
     mitigations: t.relation('mitigations', {
-      description: 'ATT&CK mitigations of the technique, with how each applies.',
-      query: { orderBy: { mitigation: { externalId: 'asc' } } },
+      description: `ATT&CK mitigations of the technique, with how each applies (at most ${MITIGATION_MAX}).`,
+      query: { orderBy: { mitigation: { externalId: 'asc' } }, take: MITIGATION_MAX },
+      complexity: cappedListCost(MITIGATION_MAX),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -65,7 +70,8 @@ builder.prismaObjectFields(TechniqueType, (t) => ({
   }),
   subTechniques: t.field({
     type: [TechniqueType],
-    description: 'Active sub-techniques of the technique, in ttp id order.',
+    description: `Active sub-techniques of the technique, in ttp id order (at most ${SUB_TECHNIQUE_MAX}).`,
+    complexity: cappedListCost(SUB_TECHNIQUE_MAX),
     resolve: (technique, _args, context) => (technique.isSubtechnique ? [] : subTechniquesOf(context).load(technique.ttpId)),
   }),
 }));

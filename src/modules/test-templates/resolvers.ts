@@ -1,8 +1,12 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { templatesByTtpIdLoader } from './loaders.ts';
+
+/** Most templates one technique lists (Atomic Red Team has a few dozen for the busiest technique). */
+const TEMPLATES_PER_TECHNIQUE_MAX = 500;
 import { templateRoles } from './permissions.ts';
 import * as templates from './service.ts';
 import { CreateTestTemplateInput, TemplateStatsType, TestTemplateFilterInput, TestTemplateType, UpdateTestTemplateInput } from './types.ts';
@@ -12,6 +16,7 @@ const { defaultLimit, maxLimit } = templates.TEMPLATE_PAGE;
 
 builder.queryFields((t) => ({
   testTemplates: t.field({
+    complexity: pagedCost(templates.TEMPLATE_PAGE),
     type: TestTemplatePage,
     description: `Templates matching the filter, by technique then name (limit default ${defaultLimit}, max ${maxLimit}).`,
     authScopes: allow(templateRoles.read),
@@ -70,13 +75,14 @@ builder.mutationFields((t) => ({
 builder.prismaObjectField('Technique', 'templates', (t) =>
   t.field({
     type: [TestTemplateType],
-    description: 'Test templates for this technique (active ones unless includeInactive), by name.',
+    description: `Test templates for this technique (active ones unless includeInactive), by name (at most ${TEMPLATES_PER_TECHNIQUE_MAX}).`,
     authScopes: allow(templateRoles.read),
+    complexity: cappedListCost(TEMPLATES_PER_TECHNIQUE_MAX),
     select: { ttpId: true },
     args: { includeInactive: t.arg.boolean({ required: false, defaultValue: false }) },
     resolve: async (technique, { includeInactive }, context) => {
       const list = await templatesByTtpIdLoader(context).load(technique.ttpId);
-      return includeInactive ? list : list.filter((template) => template.isActive);
+      return (includeInactive ? list : list.filter((template) => template.isActive)).slice(0, TEMPLATES_PER_TECHNIQUE_MAX);
     },
   }),
 );

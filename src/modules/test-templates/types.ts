@@ -1,7 +1,11 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 import type { CountByKey, TemplateStats } from './service.ts';
 import { techniqueLoader, testCountLoader } from './loaders.ts';
+
+/** Sources and platforms templates come from (a dozen or two). */
+const COUNT_KEYS_MAX = 50;
 
 export const TemplateSeverityEnum = builder.enumType(Severity, {
   name: 'TemplateSeverity',
@@ -58,9 +62,10 @@ export const TemplateStatsType = builder.objectRef<TemplateStats>('TestTemplateS
     total: t.exposeInt('total'),
     active: t.exposeInt('active'),
     inactive: t.exposeInt('inactive'),
-    bySource: t.field({ type: [CountByKeyType], description: 'Templates per source, largest first.', resolve: (stats) => stats.bySource }),
+    bySource: t.field({ type: [CountByKeyType], complexity: cappedListCost(COUNT_KEYS_MAX), description: 'Templates per source, largest first.', resolve: (stats) => stats.bySource }),
     byPlatform: t.field({
       type: [CountByKeyType],
+      complexity: cappedListCost(COUNT_KEYS_MAX),
       description: 'Templates per platform, largest first; a template counts once for each of its platforms.',
       resolve: (stats) => stats.byPlatform,
     }),

@@ -1,11 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import { testRoles } from './permissions.ts';
-import { createRetest, retestChain } from './retests.ts';
+import { createRetest, RETEST_CHAIN_MAX, retestChain } from './retests.ts';
 import * as tests from './service.ts';
 import { TRANSITIONS, type TransitionInput } from './state-machine.ts';
 import { pauseTimer, resumeTimer } from './timer.ts';
@@ -29,6 +30,7 @@ import { applyTransition } from './workflow.ts';
 
 builder.queryFields((t) => ({
   tests: t.field({
+    complexity: pagedCost(tests.TEST_PAGE),
     type: TestPage,
     description: `Tests matching the filter, newest first (offset default 0, limit default ${tests.TEST_PAGE.defaultLimit}, max ${tests.TEST_PAGE.maxLimit}).`,
     authScopes: allow(testRoles.read),
@@ -48,14 +50,16 @@ builder.queryFields((t) => ({
   }),
   testTimeline: t.prismaField({
     type: ['TestEvent'],
-    description: 'Creation, state changes, edits, validations and timer actions of the test, oldest first.',
+    description: `Creation, state changes, edits, validations and timer actions of the test, oldest first (at most ${tests.TIMELINE_MAX}).`,
+    complexity: cappedListCost(tests.TIMELINE_MAX),
     authScopes: allow(testRoles.read),
     args: { testId: t.arg.id({ required: true }) },
     resolve: (query, _root, { testId }, context) => tests.testTimeline(context.services, String(testId), query),
   }),
   retestChain: t.prismaField({
     type: ['Test'],
-    description: 'Every test of the retest lineage the test belongs to, in creation order.',
+    description: `Every test of the retest lineage the test belongs to (the latest ${RETEST_CHAIN_MAX}), in creation order.`,
+    complexity: cappedListCost(RETEST_CHAIN_MAX),
     authScopes: allow(testRoles.read),
     args: { testId: t.arg.id({ required: true }) },
     resolve: (query, _root, { testId }, context) => retestChain(context.services, String(testId), query),

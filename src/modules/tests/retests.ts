@@ -40,8 +40,12 @@ export async function insertRetest(uow: UnitOfWork, createdById: string, id: str
   return uow.tx.test.findUniqueOrThrow({ ...query, where: { id: retest.id } });
 }
 
-/** Every test of the lineage the test belongs to, in creation order. */
+/** Most tests a retest chain lists: its latest (a recurring campaign adds one per occurrence). */
+export const RETEST_CHAIN_MAX = 1000;
+
+/** The latest RETEST_CHAIN_MAX tests of the lineage the test belongs to, in creation order. */
 export async function retestChain(services: Services, id: string, query: TestQuery = {}) {
   const { lineageId } = await getTest(services, id, { select: { lineageId: true } });
-  return services.prisma.test.findMany({ ...query, where: { lineageId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const latest = await services.prisma.test.findMany({ ...query, where: { lineageId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: RETEST_CHAIN_MAX });
+  return latest.reverse();
 }

@@ -62,9 +62,12 @@ export async function getTest(services: Services, id: string, query: TestQuery =
 }
 
 /** The test's timeline, oldest first. */
+/** Most entries a test timeline lists (its first ones): far above what a test's life produces. */
+export const TIMELINE_MAX = 1000;
+
 export async function testTimeline(services: Services, id: string, query: { select?: Prisma.TestEventSelect; include?: Prisma.TestEventInclude } = {}) {
   await getTest(services, id, { select: { id: true } });
-  return services.prisma.testEvent.findMany({ ...query, where: { testId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }] });
+  return services.prisma.testEvent.findMany({ ...query, where: { testId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }], take: TIMELINE_MAX });
 }
 
 async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<void> {

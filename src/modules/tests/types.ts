@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
+import { page, parseInput } from '../../validation.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { DetectionResult, RemediationStatus, TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
 import '../techniques/types.ts';
@@ -107,8 +109,23 @@ export const TestEventType = builder.prismaObject('TestEvent', {
   }),
 });
 
+/** The tests a technique read lists at once; the REST single read asks for the maximum. */
+export const TECHNIQUE_TEST_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+const techniqueTestPage = page(TECHNIQUE_TEST_PAGE.defaultLimit, TECHNIQUE_TEST_PAGE.maxLimit);
+
 builder.prismaObjectField('Technique', 'tests', (t) =>
-  t.relation('tests', { description: 'Every test of the technique, oldest first.', query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
+  t.relation('tests', {
+    description: 'The tests of the technique, oldest first, a page at a time.',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_TEST_PAGE.defaultLimit, description: `At most ${TECHNIQUE_TEST_PAGE.maxLimit}.` }),
+    },
+    query: (args) => {
+      const { offset, limit } = parseInput(techniqueTestPage, { offset: args.offset ?? 0, limit: args.limit ?? TECHNIQUE_TEST_PAGE.defaultLimit });
+      return { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit };
+    },
+    complexity: pagedCost(TECHNIQUE_TEST_PAGE),
+  }),
 );
 
 export const TestFilterInput = builder.inputType('TestFilter', {

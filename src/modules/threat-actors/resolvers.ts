@@ -1,12 +1,14 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { threatActorRoles } from './permissions.ts';
 import * as threatActors from './service.ts';
 import { ThreatActorFilterInput, ThreatActorPage } from './types.ts';
 
 builder.queryFields((t) => ({
   threatActors: t.field({
+    complexity: pagedCost(threatActors.THREAT_ACTOR_PAGE),
     type: ThreatActorPage,
     description: `Threat actors matching the filter, by name; revoked and deprecated ones only with includeDeprecated (offset default 0, limit default ${threatActors.THREAT_ACTOR_PAGE.defaultLimit}, max ${threatActors.THREAT_ACTOR_PAGE.maxLimit}).`,
     authScopes: allow(threatActorRoles.read),

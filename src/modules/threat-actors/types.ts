@@ -1,6 +1,12 @@
 import { builder } from '../../graphql/builder.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
+
+/** Most technique uses an actor lists: above the whole ATT&CK technique catalog. */
+const ACTOR_TECHNIQUE_MAX = 1000;
+/** Most actors a technique lists: above every ATT&CK group (about 180). */
+const TECHNIQUE_ACTOR_MAX = 500;
 
 export const ThreatActorType = builder.prismaObject('ThreatActor', {
   description: 'A threat group (an ATT&CK intrusion set) and the techniques it is known to use.',
@@ -21,8 +27,9 @@ export const ThreatActorType = builder.prismaObject('ThreatActor', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     techniqueCount: t.relationCount('techniques', { description: 'Number of technique uses known for the actor.' }),
     techniques: t.relation('techniques', {
-      description: 'Technique uses of the actor, ordered by ttp id.',
-      query: { orderBy: [{ technique: { ttpId: 'asc' } }, { id: 'asc' }] },
+      description: `Technique uses of the actor, ordered by ttp id (at most ${ACTOR_TECHNIQUE_MAX}).`,
+      query: { orderBy: [{ technique: { ttpId: 'asc' } }, { id: 'asc' }], take: ACTOR_TECHNIQUE_MAX },
+      complexity: cappedListCost(ACTOR_TECHNIQUE_MAX),
     }),
   }),
 });
@@ -59,11 +66,13 @@ export const ThreatActorFilterInput = builder.inputType('ThreatActorFilter', {
 builder.prismaObjectField('Technique', 'threatActors', (t) =>
   t.field({
     type: [ThreatActorType],
-    description: 'Active threat actors known to use this technique, by name.',
+    description: `Active threat actors known to use this technique, by name (at most ${TECHNIQUE_ACTOR_MAX}).`,
+    complexity: cappedListCost(TECHNIQUE_ACTOR_MAX),
     select: (_args, _context, nestedSelection) => ({
       actorUses: {
         where: { actor: { revoked: false, deprecated: false } },
         orderBy: [{ actor: { name: 'asc' } }, { id: 'asc' }],
+        take: TECHNIQUE_ACTOR_MAX,
         select: { actor: nestedSelection(true) },
       },
     }),

@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { userRoles } from './permissions.ts';
@@ -10,6 +11,7 @@ const UserPage = pageType('UserPage', UserType);
 
 builder.queryFields((t) => ({
   users: t.field({
+    complexity: pagedCost(users.USER_PAGE),
     type: UserPage,
     description: `Users matching the filter, by username (limit default ${users.USER_PAGE.defaultLimit}, max ${users.USER_PAGE.maxLimit}).`,
     authScopes: allow(userRoles.list),

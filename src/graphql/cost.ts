@@ -1,0 +1,47 @@
+import type { FieldComplexityValue } from '@pothos/plugin-complexity';
+
+/**
+ * Field costs for the complexity analysis (docs/graphql-limits.md): the cost of an operation is the number of list
+ * items its answer can hold, at most. A list of N items costs N plus N times the cost of its selection; N is the page
+ * size asked for (within the page maximum) or the hard cap of an unpaginated list. Other fields cost nothing: their
+ * number is bounded by the token limit and their nesting by the depth limit. Costs are computed before execution,
+ * from the document and its variables.
+ */
+
+/** Context key set when a document's cost is computed for any variables (the REST documents at start-up). */
+export const WORST_CASE = 'worstCaseCost';
+
+type PageLimits = { readonly defaultLimit: number; readonly maxLimit: number };
+type CostFunction = (args: Record<string, unknown>, context: object) => FieldComplexityValue;
+
+function isWorstCase(context: object): boolean {
+  return (context as Record<string, unknown>)[WORST_CASE] === true;
+}
+
+/** The page size a `limit` argument asks for, within 0 … maxLimit: the list's multiplier. */
+function requestedPageSize(limit: unknown, page: PageLimits): number {
+  const asked = typeof limit === 'number' && Number.isFinite(limit) ? limit : page.defaultLimit;
+  return Math.min(Math.max(asked, 0), page.maxLimit);
+}
+
+/** A field with a `limit` argument returning a list or a page: it counts the requested items, and its selection once per item. */
+export function pagedCost(page: PageLimits, argument = 'limit'): CostFunction {
+  return (args, context) => {
+    const items = isWorstCase(context) ? page.maxLimit : requestedPageSize(args[argument], page);
+    return { field: items, multiplier: items };
+  };
+}
+
+/** A list capped at `cap` items, whatever the data: it counts `cap` items, and its selection `cap` times. */
+export function cappedListCost(cap: number): FieldComplexityValue {
+  return { field: cap, multiplier: cap };
+}
+
+/** The items of a page: the field returning the page already counted them and multiplies their selection. */
+export const pageItemsCost: FieldComplexityValue = { field: 0, multiplier: 1 };
+
+/**
+ * The multiplier of a list that declares no bound: high enough that a list of objects without one cannot nest, so a
+ * forgotten bound shows at once (a test also requires every list of objects to declare one).
+ */
+export const UNDECLARED_LIST_MULTIPLIER = 1000;
