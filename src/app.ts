@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request } from 'express';
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { pinoHttp } from 'pino-http';
 import { WebSocketServer } from 'ws';
@@ -11,6 +12,7 @@ import { restRouter } from '../rest-adapter/router.ts';
 import { credentialOf } from './auth/authenticate.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError } from './graphql/errors.ts';
+import { cleanLiteralsRule, inputGuardPlugin, inspectInput } from './graphql/input-guard.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -67,6 +69,12 @@ export async function createApp(services: Services): Promise<App> {
           credential,
         );
       },
+      // The same input rule as over HTTP: variables are refused before the subscription starts.
+      onSubscribe: (_ctx, _id, payload) => {
+        const problem = inspectInput(payload.variables ?? {});
+        if (problem) return [new GraphQLError(`${problem.path.join('.') || 'variables'}: ${problem.reason}`, { extensions: { code: 'VALIDATION_ERROR', status: 400 } })];
+        return undefined;
+      },
       // The same error policy as over HTTP: domain errors with their code, internal ones masked.
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log)) } : undefined,
@@ -80,8 +88,10 @@ export async function createApp(services: Services): Promise<App> {
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: true,
+    validationRules: [cleanLiteralsRule],
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
     plugins: [
+      inputGuardPlugin,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
     ],
