@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
-import { likePattern } from '../../db/search.ts';
+import { equalsText, likePattern } from '../../db/search.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
