@@ -14,6 +14,7 @@ import {
 import { assertAccess } from '../src/auth/access.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
+import { assertCleanInput } from '../src/graphql/input-guard.ts';
 import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
 import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
@@ -88,6 +89,13 @@ function variablesFor(route: GraphqlRoute, operation: PreparedOperation, req: Re
   return variables;
 }
 
+/** Path, query and body values: no NUL, no unpaired surrogates, bounded nesting (a 400 naming the field). */
+function assertRequestInput(req: Request): void {
+  assertCleanInput(req.params, ([name]) => String(name));
+  assertCleanInput(req.query, ([name]) => String(name));
+  if (req.body !== undefined) assertCleanInput(req.body, (path) => (path.length ? path.join('.') : null));
+}
+
 export type ContextFactory = (req: Request) => Promise<Context>;
 
 /** One Express handler per route: authorise, map variables, execute the document, answer. */
@@ -103,6 +111,7 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
 
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      assertRequestInput(req);
       const context = await contextFor(req);
       assertAccess(context.auth.principal, { roles: route.roles, write: route.method !== 'GET' }, context.auth.failure);
       if (isCustom(route)) {

@@ -11,6 +11,7 @@ import { restRouter } from '../rest-adapter/router.ts';
 import { credentialOf } from './auth/authenticate.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError } from './graphql/errors.ts';
+import { cleanLiteralsRule, inputGuardPlugin, subscriptionInputProblem } from './graphql/input-guard.ts';
 import { apolloLimits } from './graphql/limits/apollo.ts';
 import { graphqlBodyParser, graphqlBodyTooLarge } from './graphql/limits/http.ts';
 import { graphqlLimitsOf } from './graphql/limits/rules.ts';
@@ -64,13 +65,14 @@ export async function createApp(services: Services): Promise<App> {
     { maxPayload: config.WS_MAX_PAYLOAD, maxConnections: config.WS_MAX_CONNECTIONS, maxConnectionsPerClient: config.WS_MAX_CONNECTIONS_PER_CLIENT },
     app.get('trust proxy fn'),
   );
+  const withinLimits = subscribeWithinLimits(schema, limits, [cleanLiteralsRule]);
   const wsServer = new WebSocketServer({ server, path: '/graphql', ...wsCaps.serverOptions() });
   wsServer.on('connection', (socket, request) => wsCaps.track(socket, request));
   const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       schema,
       connectionInitWaitTimeout: config.WS_CONNECTION_INIT_TIMEOUT,
-      onSubscribe: subscribeWithinLimits(schema, limits),
+      onSubscribe: (ctx, id, payload) => subscriptionInputProblem(payload.variables) ?? withinLimits(ctx, id, payload),
       context: (ctx) => {
         const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         const credential = typeof fromParams === 'string' ? fromParams.replace(/^Bearer\s+/i, '') : credentialOf(ctx.extra.request.headers);
@@ -94,9 +96,11 @@ export async function createApp(services: Services): Promise<App> {
   const apollo = new ApolloServer<Context>({
     schema,
     ...apolloLimited.options,
+    validationRules: [...apolloLimited.options.validationRules, cleanLiteralsRule],
     introspection: true,
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
     plugins: [
+      inputGuardPlugin,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
       ...apolloLimited.plugins,

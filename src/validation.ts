@@ -19,4 +19,8 @@ export function page(defaultLimit: number, maxLimit: number) {
   });
 }
 
+/** Any 8-4-4-4-12 hex id, as PostgreSQL's uuid type accepts (`z.uuid()` would insist on a version). */
+export const uuid = z.guid('must be a UUID');
+export const isUuid = (value: string): boolean => uuid.safeParse(value).success;
+
 export const trimmed = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);

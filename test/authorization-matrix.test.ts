@@ -110,6 +110,7 @@ function sampleLiteral(type: GraphQLInputType): string {
       case 'Boolean':
         return 'false';
       case 'ID':
+      case 'UUID':
         return JSON.stringify(randomUUID());
       case 'DateTime':
         return JSON.stringify(new Date().toISOString());

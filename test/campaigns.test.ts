@@ -569,13 +569,13 @@ describe('GraphQL', () => {
     expect(created.data.createCampaign).toMatchObject({ status: 'draft', availableActions: ['activate'] });
     const test = await seedTest({ ttpId: 'T1027' });
     const added = await app.graphql(
-      'mutation ($id: ID!, $testId: ID!) { addCampaignTest(id: $id, input: { testId: $testId }) { testCount tests { id technique { ttpId } campaign { id name } } } }',
+      'mutation ($id: UUID!, $testId: UUID!) { addCampaignTest(id: $id, input: { testId: $testId }) { testCount tests { id technique { ttpId } campaign { id name } } } }',
       { id, testId: test.id },
       t.red_lead.token,
     );
     expect(added.data.addCampaignTest).toEqual({ testCount: 1, tests: [{ id: test.id, technique: { ttpId: 'T1027' }, campaign: { id, name: 'Over GraphQL' } }] });
     const read = await app.graphql(
-      'query ($id: ID!) { campaign(id: $id) { progress { total byState { draft } } createdBy { id } } campaignHistory(id: $id) { events { kind } executions { id } } }',
+      'query ($id: UUID!) { campaign(id: $id) { progress { total byState { draft } } createdBy { id } } campaignHistory(id: $id) { events { kind } executions { id } } }',
       { id },
       t.viewer.token,
     );
@@ -583,9 +583,9 @@ describe('GraphQL', () => {
       campaign: { progress: { total: 1, byState: { draft: 1 } }, createdBy: { id: t.admin.id } },
       campaignHistory: { events: [{ kind: 'created' }, { kind: 'test_added' }], executions: [] },
     });
-    const activated = await app.graphql('mutation ($id: ID!) { activateCampaign(id: $id) { status } }', { id }, t.blue_lead.token);
+    const activated = await app.graphql('mutation ($id: UUID!) { activateCampaign(id: $id) { status } }', { id }, t.blue_lead.token);
     expect(activated.data).toEqual({ activateCampaign: { status: 'active' } });
-    const refused = await app.graphql('mutation ($id: ID!) { completeCampaign(id: $id) { status } }', { id }, t.blue_lead.token);
+    const refused = await app.graphql('mutation ($id: UUID!) { completeCampaign(id: $id) { status } }', { id }, t.blue_lead.token);
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 });

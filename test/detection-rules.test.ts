@@ -258,7 +258,7 @@ describe('detection rules over REST and GraphQL', () => {
     expect(updated.body).toMatchObject({ ttp_technique_id: 'T1027', technique_ids: ['T1027', 'T1059.001'], severity: 'critical', is_active: false, source: 'custom', external_id: 'BT-001' });
 
     const graphql = await app.graphql(
-      'mutation ($id: ID!) { updateDetectionRule(id: $id, input: { techniqueIds: ["T1105"], isActive: true }) { ttpTechniqueId techniqueIds isActive } }',
+      'mutation ($id: UUID!) { updateDetectionRule(id: $id, input: { techniqueIds: ["T1105"], isActive: true }) { ttpTechniqueId techniqueIds isActive } }',
       { id },
       blueLead,
     );

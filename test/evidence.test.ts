@@ -160,7 +160,7 @@ describe('evidence on disk', () => {
 
     const listed = await app.api('GET', `/tests/${testId}/evidence`, { token: f.token('viewer') });
     expect(listed.body.map((item: any) => [item.id, item.sha256_hash])).toEqual([[id, sha256(bytes)]]);
-    const graph = await app.graphql('query ($id: ID!) { evidence(id: $id) { team sizeBytes test { id evidences { id fileName } } } }', { id }, f.token('blue_tech'));
+    const graph = await app.graphql('query ($id: UUID!) { evidence(id: $id) { team sizeBytes test { id evidences { id fileName } } } }', { id }, f.token('blue_tech'));
     expect(graph.data).toEqual({ evidence: { team: 'red', sizeBytes: 200_000, test: { id: testId, evidences: [{ id, fileName: 'beacon.pcap' }] } } });
 
     const row = await app.services.prisma.evidence.findUniqueOrThrow({ where: { id } });
@@ -372,7 +372,7 @@ describe('evidence on disk', () => {
     expect((await app.api('DELETE', `/evidence/${red.body.id}`, { token: f.token('admin') })).status).toBe(404);
     expect((await app.api('GET', `/evidence/${red.body.id}`, { token: f.token('admin') })).status).toBe(404);
 
-    const byLead = await app.graphql('mutation ($id: ID!) { deleteEvidence(id: $id) { id team } }', { id: blue.body.id }, f.token('red_lead'));
+    const byLead = await app.graphql('mutation ($id: UUID!) { deleteEvidence(id: $id) { id team } }', { id: blue.body.id }, f.token('red_lead'));
     expect(byLead.data).toEqual({ deleteEvidence: { id: blue.body.id, team: 'blue' } });
     const kinds = await app.services.prisma.testEvent.findMany({ where: { testId }, orderBy: { at: 'asc' }, select: { kind: true, actorId: true } });
     expect(kinds).toEqual([

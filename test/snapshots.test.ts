@@ -196,7 +196,7 @@ describe('snapshots', () => {
 
   it('GraphQL answers the same snapshot, comparison and evolution', async () => {
     const result = await app.graphql(
-      `query ($a: ID!, $b: ID!) {
+      `query ($a: UUID!, $b: UUID!) {
         snapshot(id: $a) { kind coveragePercentage summary { total validated } techniques { ttpId status } }
         snapshotComparison(a: $a, b: $b) { improved regressed changed { ttpId before after change } }
         snapshotEvolution { id }

@@ -390,7 +390,7 @@ describe('test templates over GraphQL', () => {
     expect(list.data.testTemplates).toMatchObject({ total: lsass.length, limit: 2 });
     expect(list.data.testTemplates.items[0].technique).toEqual({ ttpId: 'T1003.001', name: 'LSASS Memory' });
 
-    const one = await app.graphql(`query ($id: ID!) { testTemplate(id: $id) { name platforms inputArguments } }`, { id: (await templateByGuid(GSECDUMP)).id }, admin);
+    const one = await app.graphql(`query ($id: UUID!) { testTemplate(id: $id) { name platforms inputArguments } }`, { id: (await templateByGuid(GSECDUMP)).id }, admin);
     expect(one.data.testTemplate).toMatchObject({ name: 'Gsecdump', platforms: ['windows'], inputArguments: { gsecdump_bin_hash: { type: 'string' } } });
 
     const stats = await app.graphql('{ testTemplateStats { total active inactive bySource { key count } } }', {}, admin);
@@ -417,21 +417,21 @@ describe('test templates over GraphQL', () => {
     expect(created.data.createTestTemplate).toMatchObject({ name: 'DNS tunnel', platform: 'linux', severity: 'low', inputArguments: { domain_name: { default: 'example.org' } } });
 
     const updated = await app.graphql(
-      `mutation ($id: ID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { name suggestedRemediation } }`,
+      `mutation ($id: UUID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { name suggestedRemediation } }`,
       { id, input: { name: 'DNS tunnel (iodine)', suggestedRemediation: 'Alert on long TXT queries.' } },
       lead,
     );
     expect(updated.data.updateTestTemplate).toEqual({ name: 'DNS tunnel (iodine)', suggestedRemediation: 'Alert on long TXT queries.' });
 
-    const toggled = await app.graphql('mutation ($id: ID!) { toggleTestTemplateActive(id: $id) { isActive } }', { id }, admin);
+    const toggled = await app.graphql('mutation ($id: UUID!) { toggleTestTemplateActive(id: $id) { isActive } }', { id }, admin);
     expect(toggled.data.toggleTestTemplateActive).toEqual({ isActive: false });
 
-    const invalid = await app.graphql('mutation ($id: ID!) { updateTestTemplate(id: $id, input: { ttpTechniqueId: "T1" }) { id } }', { id }, lead);
+    const invalid = await app.graphql('mutation ($id: UUID!) { updateTestTemplate(id: $id, input: { ttpTechniqueId: "T1" }) { id } }', { id }, lead);
     expect(invalid.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'ttp_technique_id' });
 
-    const deleted = await app.graphql('mutation ($id: ID!) { deleteTestTemplate(id: $id) }', { id }, lead);
+    const deleted = await app.graphql('mutation ($id: UUID!) { deleteTestTemplate(id: $id) }', { id }, lead);
     expect(deleted.data).toEqual({ deleteTestTemplate: id });
-    const missing = await app.graphql('query ($id: ID!) { testTemplate(id: $id) { id } }', { id }, lead);
+    const missing = await app.graphql('query ($id: UUID!) { testTemplate(id: $id) { id } }', { id }, lead);
     expect(missing.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 });

@@ -40,7 +40,7 @@ interface Change {
 async function collect(client: Client, variables: Record<string, unknown>, count: number) {
   const before = busListeners();
   const iterator = client.iterate<{ testStateChanged: Change }>({
-    query: `subscription ($testId: ID, $campaignId: ID) {
+    query: `subscription ($testId: UUID, $campaignId: UUID) {
       testStateChanged(testId: $testId, campaignId: $campaignId) { testId campaignId fromState toState actorId occurredAt test { id name } }
     }`,
     variables,
@@ -83,34 +83,34 @@ describe('the test workflow over GraphQL', () => {
       const subscription = await collect(client, { testId: id }, 4);
 
       const byId = { id };
-      expect(await mutate(t.red_tech.token, `mutation ($id: ID!) { startTestExecution(id: $id) { ${FIELDS} executionDate } }`, byId)).toMatchObject({
+      expect(await mutate(t.red_tech.token, `mutation ($id: UUID!) { startTestExecution(id: $id) { ${FIELDS} executionDate } }`, byId)).toMatchObject({
         state: 'red_executing',
         timerRunning: true,
         executionDate: expect.any(String),
       });
-      await mutate(t.red_tech.token, `mutation ($id: ID!, $input: UpdateTestRedInput!) { updateTestRed(id: $id, input: $input) { ${FIELDS} } }`, {
+      await mutate(t.red_tech.token, `mutation ($id: UUID!, $input: UpdateTestRedInput!) { updateTestRed(id: $id, input: $input) { ${FIELDS} } }`, {
         id,
         input: { procedureText: 'Rubeus kerberoast', toolUsed: 'Rubeus', attackSuccess: true, redSummary: 'Got hashes' },
       });
-      expect((await mutate(t.red_lead.token, `mutation ($id: ID!) { submitTestRed(id: $id) { ${FIELDS} } }`, byId)).state).toBe('blue_evaluating');
-      await mutate(t.blue_tech.token, `mutation ($id: ID!, $input: UpdateTestBlueInput!) { updateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
+      expect((await mutate(t.red_lead.token, `mutation ($id: UUID!) { submitTestRed(id: $id) { ${FIELDS} } }`, byId)).state).toBe('blue_evaluating');
+      await mutate(t.blue_tech.token, `mutation ($id: UUID!, $input: UpdateTestBlueInput!) { updateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
         id,
         input: { detectionResult: 'partially_detected', blueSummary: 'One of two alerts' },
       });
-      expect(await mutate(t.blue_lead.token, `mutation ($id: ID!) { submitTestBlue(id: $id) { ${FIELDS} } }`, byId)).toMatchObject({
+      expect(await mutate(t.blue_lead.token, `mutation ($id: UUID!) { submitTestBlue(id: $id) { ${FIELDS} } }`, byId)).toMatchObject({
         state: 'in_review',
         pendingValidationSides: ['red', 'blue'],
         validTransitions: ['rejected', 'validated'],
         timerRunning: false,
       });
       expect(
-        await mutate(t.blue_lead.token, `mutation ($id: ID!, $input: ValidateTestBlueInput!) { validateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
+        await mutate(t.blue_lead.token, `mutation ($id: UUID!, $input: ValidateTestBlueInput!) { validateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
           id,
           input: { blueValidationStatus: 'approved', blueValidationNotes: 'Partial is accurate' },
         }),
       ).toMatchObject({ state: 'in_review', blueValidationStatus: 'approved', pendingValidationSides: ['red'] });
       expect(
-        await mutate(t.red_lead.token, `mutation ($id: ID!, $input: ValidateTestRedInput!) { validateTestRed(id: $id, input: $input) { ${FIELDS} decidedAt } }`, {
+        await mutate(t.red_lead.token, `mutation ($id: UUID!, $input: ValidateTestRedInput!) { validateTestRed(id: $id, input: $input) { ${FIELDS} decidedAt } }`, {
           id,
           input: { redValidationStatus: 'approved' },
         }),
@@ -132,7 +132,7 @@ describe('the test workflow over GraphQL', () => {
       expect(await notified(app, id, 'test_ready_for_review')).toEqual(await activeUserIds(app, ['red_lead', 'blue_lead']));
       expect(await notified(app, id, 'test_validated')).toEqual([t.red_lead.id]);
 
-      const timeline = await app.graphql(`query ($id: ID!) { testTimeline(testId: $id) { kind fromState toState actorName } }`, { id }, t.viewer.token);
+      const timeline = await app.graphql(`query ($id: UUID!) { testTimeline(testId: $id) { kind fromState toState actorName } }`, { id }, t.viewer.token);
       expect(timeline.data.testTimeline.map((entry: any) => entry.kind)).toEqual([
         'created',
         'state_changed',
@@ -144,9 +144,9 @@ describe('the test workflow over GraphQL', () => {
         'validation_recorded',
         'state_changed',
       ]);
-      const retest = await mutate(t.blue_lead.token, `mutation ($id: ID!) { createRetest(id: $id) { id retestOfId lineageId state } }`, byId);
+      const retest = await mutate(t.blue_lead.token, `mutation ($id: UUID!) { createRetest(id: $id) { id retestOfId lineageId state } }`, byId);
       expect(retest).toMatchObject({ retestOfId: id, lineageId: id, state: 'draft' });
-      const chain = await app.graphql(`query ($id: ID!) { retestChain(testId: $id) { id } }`, { id: retest.id }, t.viewer.token);
+      const chain = await app.graphql(`query ($id: UUID!) { retestChain(testId: $id) { id } }`, { id: retest.id }, t.viewer.token);
       expect(chain.data.retestChain.map((test: any) => test.id)).toEqual([id, retest.id]);
     } finally {
       await client.dispose();
@@ -173,9 +173,9 @@ describe('the test workflow over GraphQL', () => {
   it('mutations refuse the roles the spec leaves out, and errors carry the domain code', async () => {
     const target = await technique(app);
     const { id } = await createTest(app, t.red_lead, target.id);
-    const refused = await app.graphql(`mutation ($id: ID!) { startTestExecution(id: $id) { id } }`, { id }, t.blue_tech.token);
+    const refused = await app.graphql(`mutation ($id: UUID!) { startTestExecution(id: $id) { id } }`, { id }, t.blue_tech.token);
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
-    const edit = await app.graphql(`mutation ($id: ID!) { updateTestBlue(id: $id, input: { blueSummary: "x" }) { id } }`, { id }, t.blue_tech.token);
+    const edit = await app.graphql(`mutation ($id: UUID!) { updateTestBlue(id: $id, input: { blueSummary: "x" }) { id } }`, { id }, t.blue_tech.token);
     expect(edit.errors?.[0].extensions).toEqual({ code: 'EDIT_NOT_ALLOWED', status: 400, current_state: 'draft', allowed_states: ['blue_evaluating'] });
   });
 });

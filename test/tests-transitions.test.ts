@@ -83,7 +83,7 @@ describe('INVALID_TRANSITION for every (state, action) pair the table does not a
   });
 
   it('GraphQL carries the same fields in extensions', async () => {
-    const result = await app.graphql('mutation ($id: ID!) { reopenTest(id: $id) { id } }', { id: parked.get('validated') }, t.admin.token);
+    const result = await app.graphql('mutation ($id: UUID!) { reopenTest(id: $id) { id } }', { id: parked.get('validated') }, t.admin.token);
     expect(result.errors?.[0]).toMatchObject({
       message: expect.stringContaining('validated'),
       extensions: { code: 'INVALID_TRANSITION', status: 400, current_state: 'validated', target_state: 'draft', valid_transitions: [] },

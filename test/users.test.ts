@@ -276,7 +276,7 @@ describe('users: own profile and preferences', () => {
     await app.graphql('mutation { updateMyPreferences(preferences: { theme: "light" }) }', {}, token);
     const own = await app.graphql('{ me { preferences } }', {}, token);
     expect(own.data.me.preferences).toMatchObject({ theme: 'light' });
-    const asAdmin = await app.graphql('query ($id: ID!) { user(id: $id) { username preferences } }', { id: user.id }, admin);
+    const asAdmin = await app.graphql('query ($id: UUID!) { user(id: $id) { username preferences } }', { id: user.id }, admin);
     expect(asAdmin.data.user).toMatchObject({ username: user.username, preferences: { theme: 'light' } });
     const listed = await app.graphql('query { users(filter: { search: "viewer" }, limit: 100) { total items { id } } }', {}, admin);
     expect(listed.data.users.items.map((item: any) => item.id)).toContain(user.id);

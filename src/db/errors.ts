@@ -18,5 +18,31 @@ export function domainErrorFrom(error: unknown): DomainError | null {
         return new ConflictError('The record was changed by someone else at the same time; retry');
     }
   }
-  return null;
+  const sqlState = postgresCodeOf(error);
+  const reason = sqlState ? INPUT_REFUSALS[sqlState] : undefined;
+  return reason ? new ValidationError(null, reason) : null;
+}
+
+/**
+ * PostgreSQL's refusals of a value it was given (SQLSTATE class 22 and 54001). Input checks at the edge should
+ * stop these first; this is the safety net that keeps one that slips through a 400, not a 500.
+ */
+const INPUT_REFUSALS: Record<string, string> = {
+  '22001': 'A value is longer than its field allows',
+  '22003': 'A number is out of range',
+  '22007': 'A date or time is malformed',
+  '22008': 'A date or time is out of range',
+  '22021': 'A text contains a character that cannot be stored',
+  '22025': 'A search pattern ends with an unfinished escape',
+  '2201B': 'A pattern is not a valid regular expression',
+  '22P02': 'A value is malformed for its type (e.g. an id that is not a UUID)',
+  '22P05': 'A text contains a character that cannot be stored',
+  '54001': 'The request is too complex to evaluate',
+};
+
+/** The SQLSTATE of a database error, as the pg driver adapter reports it inside Prisma's errors. */
+function postgresCodeOf(error: unknown): string | undefined {
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } } | null)?.meta;
+  const cause = meta?.driverAdapterError?.cause ?? (error as { cause?: { originalCode?: string } } | null)?.cause;
+  return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;
 }

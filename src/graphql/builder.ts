@@ -8,7 +8,7 @@ import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
 import { UNDECLARED_LIST_MULTIPLIER } from './cost.ts';
-import { DateTimeScalar, JsonScalar } from './scalars.ts';
+import { DateTimeScalar, JsonScalar, UuidScalar } from './scalars.ts';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -17,6 +17,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    UUID: { Input: string; Output: string };
   };
   DefaultFieldNullability: false;
 }>({
@@ -48,6 +49,7 @@ export const builder = new SchemaBuilder<{
 
 builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('JSON', JsonScalar);
+builder.addScalarType('UUID', UuidScalar);
 
 builder.queryType({ description: 'Read operations.' });
 builder.mutationType({

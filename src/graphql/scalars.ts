@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { isUuid } from '../validation.ts';
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -28,4 +29,18 @@ export const JsonScalar = new GraphQLScalarType({
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});
+
+function parseUuid(value: unknown): string {
+  if (typeof value !== 'string' || !isUuid(value)) throw new GraphQLError('must be a UUID');
+  return value.toLowerCase();
+}
+
+/** Ids of stored records: refused before any query unless shaped 8-4-4-4-12 hex, as PostgreSQL's uuid type wants. */
+export const UuidScalar = new GraphQLScalarType<string, string>({
+  name: 'UUID',
+  description: 'A record id: 32 hexadecimal digits in groups of 8-4-4-4-12.',
+  serialize: (value) => String(value),
+  parseValue: parseUuid,
+  parseLiteral: (ast) => parseUuid(ast.kind === Kind.STRING ? ast.value : null),
 });

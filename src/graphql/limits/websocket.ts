@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { ServerOptions, VerifyClientCallbackAsync, WebSocket } from 'ws';
 import { costError, limitRules, type GraphqlLimits } from './rules.ts';
@@ -70,8 +70,8 @@ export class WebSocketCaps {
  * graphql-ws `onSubscribe`: the same token, depth, alias and cost limits as over HTTP, checked before execution.
  * Returns the execution arguments (the context is added by graphql-ws) or the errors to send.
  */
-export function subscribeWithinLimits(schema: GraphQLSchema, limits: GraphqlLimits) {
-  const rules = [...specifiedRules, ...limitRules(limits)];
+export function subscribeWithinLimits(schema: GraphQLSchema, limits: GraphqlLimits, extraRules: readonly ValidationRule[] = []) {
+  const rules = [...specifiedRules, ...limitRules(limits), ...extraRules];
   return (_ctx: unknown, _id: string, payload: SubscribePayload): Omit<ExecutionArgs, 'contextValue'> | readonly GraphQLError[] => {
     let document: DocumentNode;
     try {

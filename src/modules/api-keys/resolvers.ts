@@ -28,7 +28,7 @@ builder.mutationFields((t) => ({
     type: 'ApiKey',
     description: 'Revokes an own key (admins: anyone\'s); it stops working at once.',
     authScopes: allow(apiKeyRoles.own),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => apiKeys.revokeApiKey(context.services, principalOf(context), String(id), query),
   }),
 }));

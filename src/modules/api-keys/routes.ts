@@ -29,7 +29,7 @@ export const apiKeyRoutes: Route[] = [
     tag: 'API keys',
     summary: 'Revoke an API key (owner or admin); answers the revoked key',
     roles: apiKeyRoles.own,
-    document: `mutation ($id: ID!) { revokeApiKey(id: $id) { ${API_KEY_FIELDS} } }`,
+    document: `mutation ($id: UUID!) { revokeApiKey(id: $id) { ${API_KEY_FIELDS} } }`,
     variables: { id: path('id') },
   },
 ];

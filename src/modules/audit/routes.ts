@@ -10,7 +10,7 @@ export const auditRoutes: Route[] = [
     tag: 'Audit logs',
     summary: 'Audit entries, newest first (filters user_id, action, entity_type, start_date, end_date; offset default 0, limit default 50, max 100)',
     roles: auditRoles.read,
-    document: `query ($userId: ID, $action: String, $entityType: String, $startDate: DateTime, $endDate: DateTime, $offset: Int, $limit: Int) {
+    document: `query ($userId: UUID, $action: String, $entityType: String, $startDate: DateTime, $endDate: DateTime, $offset: Int, $limit: Int) {
       auditLogs(filter: { userId: $userId, action: $action, entityType: $entityType, startDate: $startDate, endDate: $endDate }, offset: $offset, limit: $limit) {
         items { ${FIELDS} } total offset limit
       }

@@ -19,7 +19,7 @@ export const AuditLogPage = pageType('AuditLogPage', AuditLogType);
 
 export const AuditLogFilterInput = builder.inputType('AuditLogFilter', {
   fields: (t) => ({
-    userId: t.id({ required: false, description: 'Only entries of this user (UUID).' }),
+    userId: t.field({ type: 'UUID', required: false, description: 'Only entries of this user (UUID).' }),
     action: t.string({ required: false }),
     entityType: t.string({ required: false }),
     startDate: t.field({ type: 'DateTime', required: false, description: 'Only entries at or after this instant.' }),

@@ -40,7 +40,7 @@ const mutation = (
 
 /** POST /campaigns/{id}/<action>: one row per row of the transition table. */
 const transitionRoutes: Route[] = CAMPAIGN_TRANSITIONS.map((row) =>
-  mutation('POST', `/${row.path}`, `mutation ($id: ID!) { ${row.mutation}(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`, row.roles, row.summary, { id: path('id') }),
+  mutation('POST', `/${row.path}`, `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`, row.roles, row.summary, { id: path('id') }),
 );
 
 export const campaignsRoutes: Route[] = [
@@ -95,7 +95,7 @@ export const campaignsRoutes: Route[] = [
     tag: 'Campaigns',
     summary: 'One campaign with its threat actor, progress and tests (the first 100, oldest first; tests_offset and tests_limit ≤ 500 page through them; test_count is the total)',
     roles: campaignRoles.read,
-    document: `query ($id: ID!, $testsOffset: Int, $testsLimit: Int) {
+    document: `query ($id: UUID!, $testsOffset: Int, $testsLimit: Int) {
       campaign(id: $id) { ${CAMPAIGN_DETAIL_FIELDS.replace('tests {', 'tests(offset: $testsOffset, limit: $testsLimit) {')} }
     }`,
     variables: { id: path('id'), testsOffset: query('tests_offset'), testsLimit: query('tests_limit') },
@@ -103,13 +103,13 @@ export const campaignsRoutes: Route[] = [
   mutation(
     'PATCH',
     '',
-    `mutation ($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
+    `mutation ($id: UUID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.update,
     'Update name, description, type or threat_actor_id',
     { id: path('id'), input: body() },
   ),
   {
-    ...mutation('DELETE', '', 'mutation ($id: ID!) { deleteCampaign(id: $id) }', campaignRoles.delete, 'Delete a campaign (its creator or an admin); its tests stay, with no campaign', {
+    ...mutation('DELETE', '', 'mutation ($id: UUID!) { deleteCampaign(id: $id) }', campaignRoles.delete, 'Delete a campaign (its creator or an admin); its tests stay, with no campaign', {
       id: path('id'),
     }),
     status: 204,
@@ -117,7 +117,7 @@ export const campaignsRoutes: Route[] = [
   mutation(
     'POST',
     '/tests',
-    `mutation ($id: ID!, $input: AddCampaignTestInput!) { addCampaignTest(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
+    `mutation ($id: UUID!, $input: AddCampaignTestInput!) { addCampaignTest(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.manageTests,
     'Add an existing test (body test_id); a test of another campaign answers 409',
     { id: path('id'), input: body() },
@@ -125,7 +125,7 @@ export const campaignsRoutes: Route[] = [
   mutation(
     'DELETE',
     '/tests/:ctid',
-    `mutation ($id: ID!, $testId: ID!) { removeCampaignTest(id: $id, testId: $testId) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
+    `mutation ($id: UUID!, $testId: UUID!) { removeCampaignTest(id: $id, testId: $testId) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.manageTests,
     'Remove a test (ctid: the test id) from the campaign; the test stays, with no campaign',
     { id: path('id'), testId: path('ctid') },
@@ -137,13 +137,13 @@ export const campaignsRoutes: Route[] = [
     tag: 'Campaigns',
     summary: 'Validated tests out of all tests of the campaign: validated, total, percentage, by_state',
     roles: campaignRoles.read,
-    document: `query ($id: ID!) { campaignProgress(id: $id) { ${PROGRESS_FIELDS} } }`,
+    document: `query ($id: UUID!) { campaignProgress(id: $id) { ${PROGRESS_FIELDS} } }`,
     variables: { id: path('id') },
   },
   mutation(
     'PATCH',
     '/schedule',
-    `mutation ($id: ID!, $input: CampaignScheduleInput!) { scheduleCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
+    `mutation ($id: UUID!, $input: CampaignScheduleInput!) { scheduleCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.schedule,
     'Set start_date, end_date and recurrence (cron, 5 fields, UTC, at most hourly; null stops it); an active recurring campaign runs each occurrence as retests of its decided tests',
     { id: path('id'), input: body() },
@@ -154,7 +154,7 @@ export const campaignsRoutes: Route[] = [
     tag: 'Campaigns',
     summary: 'History of the campaign (events: every change, oldest first) and the executions of its recurring occurrences',
     roles: campaignRoles.read,
-    document: `query ($id: ID!) { campaignHistory(id: $id) { events { ${EVENT_FIELDS} } executions { ${EXECUTION_FIELDS} } } }`,
+    document: `query ($id: UUID!) { campaignHistory(id: $id) { events { ${EVENT_FIELDS} } executions { ${EXECUTION_FIELDS} } } }`,
     variables: { id: path('id') },
   },
 ];

@@ -184,7 +184,7 @@ export const CreateCampaignInput = builder.inputType('CreateCampaignInput', {
     name: t.string({ required: true }),
     description: t.string({ required: false }),
     type: t.string({ required: false, description: 'Defaults to purple.' }),
-    threatActorId: t.id({ required: false }),
+    threatActorId: t.field({ type: 'UUID', required: false }),
     startDate: t.field({ type: 'DateTime', required: false }),
     endDate: t.field({ type: 'DateTime', required: false }),
     recurrence: t.string({ required: false, description: 'Cron pattern, 5 fields, UTC, at most hourly.' }),
@@ -196,13 +196,13 @@ export const UpdateCampaignInput = builder.inputType('UpdateCampaignInput', {
     name: t.string({ required: false }),
     description: t.string({ required: false }),
     type: t.string({ required: false }),
-    threatActorId: t.id({ required: false, description: 'Null detaches the actor.' }),
+    threatActorId: t.field({ type: 'UUID', required: false, description: 'Null detaches the actor.' }),
   }),
 });
 
 export const AddCampaignTestInput = builder.inputType('AddCampaignTestInput', {
   fields: (t) => ({
-    testId: t.id({ required: true, description: 'An existing test that belongs to no other campaign.' }),
+    testId: t.field({ type: 'UUID', required: true, description: 'An existing test that belongs to no other campaign.' }),
   }),
 });
 

@@ -5,7 +5,7 @@ import { escapeLike, likePattern } from '../../db/search.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput } from '../../validation.ts';
+import { page, parseInput, isUuid } from '../../validation.ts';
 
 export const CONTROL_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(CONTROL_PAGE.defaultLimit, CONTROL_PAGE.maxLimit);
@@ -68,7 +68,6 @@ export interface ComplianceSummary {
   inactiveAttackIds: string[];
 }
 
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 
 const filterSchema = z.object({
   status: z.enum(ControlCoverage).nullish(),

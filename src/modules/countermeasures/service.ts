@@ -1,11 +1,11 @@
-import { containsText } from '../../db/search.ts';
+import { containsText, equalsText } from '../../db/search.ts';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput } from '../../validation.ts';
+import { page, parseInput, isUuid } from '../../validation.ts';
 
 type Query = { select?: Prisma.DefensiveTechniqueSelect; include?: Prisma.DefensiveTechniqueInclude };
 type DefensiveTechniqueRow = Prisma.DefensiveTechniqueGetPayload<object>;
@@ -13,7 +13,6 @@ type DefensiveTechniqueRow = Prisma.DefensiveTechniqueGetPayload<object>;
 export const COUNTERMEASURE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(COUNTERMEASURE_PAGE.defaultLimit, COUNTERMEASURE_PAGE.maxLimit);
 
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 const ATTACK_TTP_ID = /^T\d{4}(\.\d{3})?$/i;
 /** ATT&CK ids are stored upper-case; anything else (a custom technique id) as written. */
 const normalizeTtpId = (id: string) => (ATTACK_TTP_ID.test(id) ? id.toUpperCase() : id);
@@ -43,7 +42,7 @@ export interface CountermeasureTechnique {
 function whereOf(filter: unknown): Prisma.DefensiveTechniqueWhereInput {
   const { tactic, search, ttpId } = parseInput(filterSchema, filter ?? {});
   const conditions: Prisma.DefensiveTechniqueWhereInput[] = [];
-  if (tactic) conditions.push({ tactic: { equals: tactic, mode: 'insensitive' } });
+  if (tactic) conditions.push({ tactic: equalsText(tactic) });
   if (search) {
     const contains = containsText(search);
     conditions.push({ OR: [{ d3fendId: contains }, { name: contains }, { definition: contains }] });

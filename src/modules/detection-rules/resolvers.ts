@@ -39,7 +39,7 @@ builder.queryFields((t) => ({
   detectionRule: t.prismaField({
     type: 'DetectionRule',
     authScopes: allow(detectionRuleRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => rules.getDetectionRule(context.services, String(id), query),
   }),
 }));
@@ -56,14 +56,14 @@ builder.mutationFields((t) => ({
     type: 'DetectionRule',
     description: 'Changes a rule; source and external id stay. A Sigma re-import restores the upstream fields of imported rules.',
     authScopes: allow(detectionRuleRoles.update),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDetectionRuleInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateDetectionRuleInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => rules.updateDetectionRule(context.services, actorOf(context), String(id), input, query),
   }),
   deleteDetectionRule: t.prismaField({
     type: 'DetectionRule',
     description: 'Deletes a rule and answers it as it was. Evaluations keep the rule title, source, external id and author.',
     authScopes: allow(detectionRuleRoles.delete),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => rules.deleteDetectionRule(context.services, actorOf(context), String(id), query),
   }),
   evaluateDetectionRule: t.prismaField({

@@ -58,7 +58,7 @@ export const detectionRulesRoutes: Route[] = [
     tag: 'Detection rules',
     summary: 'One detection rule, with its content',
     roles: detectionRuleRoles.read,
-    document: `query ($id: ID!) { detectionRule(id: $id) { ${RULE_FIELDS} } }`,
+    document: `query ($id: UUID!) { detectionRule(id: $id) { ${RULE_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -67,7 +67,7 @@ export const detectionRulesRoutes: Route[] = [
     tag: 'Detection rules',
     summary: 'Update a rule (source and external_id are fixed; a Sigma re-import restores upstream fields of imported rules)',
     roles: detectionRuleRoles.update,
-    document: `mutation ($id: ID!, $input: UpdateDetectionRuleInput!) { updateDetectionRule(id: $id, input: $input) { ${RULE_FIELDS} } }`,
+    document: `mutation ($id: UUID!, $input: UpdateDetectionRuleInput!) { updateDetectionRule(id: $id, input: $input) { ${RULE_FIELDS} } }`,
     variables: { id: path('id'), input: body() },
   },
   {
@@ -77,7 +77,7 @@ export const detectionRulesRoutes: Route[] = [
     summary: 'Delete a rule (its evaluations stay on their tests with the rule title, external id and author)',
     roles: detectionRuleRoles.delete,
     status: 204,
-    document: `mutation ($id: ID!) { deleteDetectionRule(id: $id) { id } }`,
+    document: `mutation ($id: UUID!) { deleteDetectionRule(id: $id) { id } }`,
     variables: { id: path('id') },
   },
 ];

@@ -1,4 +1,4 @@
-import { containsText } from '../../db/search.ts';
+import { containsText, equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -70,7 +70,7 @@ const techniqueFilter = z.object({ ttpTechniqueId: techniqueId });
 
 export function ruleWhere(filter: DetectionRuleFilter): Prisma.DetectionRuleWhereInput {
   const where: Prisma.DetectionRuleWhereInput = {};
-  if (filter.source) where.source = { equals: filter.source, mode: 'insensitive' };
+  if (filter.source) where.source = equalsText(filter.source);
   if (filter.ttpTechniqueId) where.techniqueIds = { has: parseInput(techniqueFilter, filter).ttpTechniqueId };
   if (filter.severity) where.severity = filter.severity;
   if (filter.isActive != null) where.isActive = filter.isActive;

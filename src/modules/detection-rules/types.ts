@@ -106,8 +106,8 @@ export const UpdateDetectionRuleInput = builder.inputType('UpdateDetectionRuleIn
 
 export const EvaluateDetectionRuleInput = builder.inputType('EvaluateDetectionRuleInput', {
   fields: (t) => ({
-    testId: t.id({ required: true }),
-    ruleId: t.id({ required: true }),
+    testId: t.field({ type: 'UUID', required: true }),
+    ruleId: t.field({ type: 'UUID', required: true }),
     triggered: t.boolean({ required: true, description: 'Whether the rule fired during the test.' }),
     notes: t.string({ required: false }),
   }),

@@ -11,7 +11,7 @@ builder.queryFields((t) => ({
     type: 'Evidence',
     description: 'One evidence file: its metadata and a fresh download link.',
     authScopes: allow(evidenceRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => evidence.getEvidence(context.services, String(id), query),
   }),
   testEvidence: t.prismaField({
@@ -19,7 +19,7 @@ builder.queryFields((t) => ({
     description: `The evidence of a test, oldest first (at most ${evidence.TEST_EVIDENCE_MAX}).`,
     authScopes: allow(evidenceRoles.read),
     complexity: cappedListCost(evidence.TEST_EVIDENCE_MAX),
-    args: { testId: t.arg.id({ required: true }) },
+    args: { testId: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { testId }, context) => evidence.listTestEvidence(context.services, String(testId), query),
   }),
 }));
@@ -29,7 +29,7 @@ builder.mutationFields((t) => ({
     type: 'Evidence',
     description: 'Deletes an evidence file and its record (the uploader, leads, admins); answers the deleted record.',
     authScopes: allow(evidenceRoles.delete),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => evidence.deleteEvidence(context.services, principalOf(context), String(id), query),
   }),
 }));

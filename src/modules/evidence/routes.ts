@@ -11,7 +11,7 @@ import './types.ts';
 /** Every field of an evidence record in the spec's snake_case (also used by the test detail). */
 export const EVIDENCE_FIELDS = `id test_id: testId team file_name: fileName content_type: contentType size_bytes: sizeBytes
   sha256_hash: sha256Hash uploaded_at: uploadedAt uploaded_by: uploadedById download_url: downloadUrl download_url_expires_at: downloadUrlExpiresAt`;
-const EVIDENCE = `query ($id: ID!) { evidence(id: $id) { ${EVIDENCE_FIELDS} } }`;
+const EVIDENCE = `query ($id: UUID!) { evidence(id: $id) { ${EVIDENCE_FIELDS} } }`;
 
 export const evidenceRoutes: Route[] = [
   {
@@ -36,7 +36,7 @@ export const evidenceRoutes: Route[] = [
     tag: 'Evidence',
     summary: 'The evidence of a test, oldest first, each with a fresh download link',
     roles: evidenceRoles.read,
-    document: `query ($id: ID!) { testEvidence(testId: $id) { ${EVIDENCE_FIELDS} } }`,
+    document: `query ($id: UUID!) { testEvidence(testId: $id) { ${EVIDENCE_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -81,7 +81,7 @@ export const evidenceRoutes: Route[] = [
     tag: 'Evidence',
     summary: 'Delete an evidence file (the uploader, RL, BL, A); answers the deleted record',
     roles: evidenceRoles.delete,
-    document: `mutation ($id: ID!) { deleteEvidence(id: $id) { id test_id: testId team file_name: fileName sha256_hash: sha256Hash size_bytes: sizeBytes uploaded_at: uploadedAt } }`,
+    document: `mutation ($id: UUID!) { deleteEvidence(id: $id) { id test_id: testId team file_name: fileName sha256_hash: sha256Hash size_bytes: sizeBytes uploaded_at: uploadedAt } }`,
     variables: { id: path('id') },
   },
 ];

@@ -43,7 +43,7 @@ builder.mutationFields((t) => ({
   markNotificationRead: t.prismaField({
     type: 'Notification',
     authScopes: allow(Roles.any),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => notifications.markRead(context.services, principalOf(context), String(id), query),
   }),
   markAllNotificationsRead: t.int({

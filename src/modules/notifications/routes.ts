@@ -28,7 +28,7 @@ export const notificationRoutes: Route[] = [
     tag: 'Notifications',
     summary: 'Mark one own notification read',
     roles: Roles.any,
-    document: `mutation ($id: ID!) { markNotificationRead(id: $id) { ${FIELDS} } }`,
+    document: `mutation ($id: UUID!) { markNotificationRead(id: $id) { ${FIELDS} } }`,
     variables: { id: path('id') },
   },
   {

@@ -1,3 +1,4 @@
+import { equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
@@ -47,7 +48,7 @@ async function tacticCondition(services: Services, text: string): Promise<Prisma
   const names = [text, ...(tactic ? [tactic.name] : [])];
   return {
     technique: {
-      OR: [{ tactics: { has: shortName } }, ...names.map((name) => ({ tactic: { equals: name, mode: 'insensitive' as const } }))],
+      OR: [{ tactics: { has: shortName } }, ...names.map((name) => ({ tactic: equalsText(name) }))],
     },
   };
 }

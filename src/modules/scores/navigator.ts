@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
-import { parseInput } from '../../validation.ts';
+import { parseInput, isUuid } from '../../validation.ts';
 import { POINT_COLUMNS, SCORE_TERMS } from './formula.ts';
 import { heatmapFilterSchema, heatmapRows, platformCondition } from './heatmap.ts';
 import { ORGANIZATION_CACHE_MS } from './service.ts';
@@ -57,7 +57,6 @@ async function liveLayer(services: Services, platform: string | null | undefined
   });
 }
 
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 
 async function findSnapshot(services: Services, id: string) {
   const snapshot = isUuid(id) ? await services.prisma.snapshot.findUnique({ where: { id }, select: { id: true, name: true, createdAt: true } }) : null;

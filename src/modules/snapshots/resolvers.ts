@@ -36,7 +36,7 @@ builder.queryFields((t) => ({
     type: 'Snapshot',
     description: 'One snapshot with the state of every technique it recorded.',
     authScopes: allow(snapshotRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => snapshots.getSnapshot(context.services, String(id), query),
   }),
   snapshotEvolution: t.field({
@@ -55,8 +55,8 @@ builder.queryFields((t) => ({
     description: 'What changed from snapshot a (before) to snapshot b (after).',
     authScopes: allow(snapshotRoles.read),
     args: {
-      a: t.arg.id({ required: false, description: 'The earlier ("before") snapshot; required.' }),
-      b: t.arg.id({ required: false, description: 'The later ("after") snapshot; required.' }),
+      a: t.arg({ type: 'UUID', required: false, description: 'The earlier ("before") snapshot; required.' }),
+      b: t.arg({ type: 'UUID', required: false, description: 'The later ("after") snapshot; required.' }),
     },
     resolve: (_root, { a, b }, context) => compareSnapshots(context.services, { a: a == null ? a : String(a), b: b == null ? b : String(b) }),
   }),
@@ -88,7 +88,7 @@ builder.mutationFields((t) => ({
     type: 'Snapshot',
     description: 'Deletes a snapshot and answers it as it was.',
     authScopes: allow(snapshotRoles.delete),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => snapshots.deleteSnapshot(context.services, actorOf(context), String(id), query),
   }),
 }));

@@ -47,7 +47,7 @@ export const snapshotsRoutes: Route[] = [
     summary:
       'Difference from snapshot a (before) to snapshot b (after), both required: techniques whose status changed with before and after, improved/regressed counts (not_evaluated < not_covered < in_progress < partial < validated), techniques in only one',
     roles: snapshotRoles.read,
-    document: `query ($a: ID, $b: ID) {
+    document: `query ($a: UUID, $b: UUID) {
       snapshotComparison(a: $a, b: $b) {
         a { ${POINT_FIELDS} } b { ${POINT_FIELDS} }
         changed { ${TECHNIQUE_REF} before after score_before: scoreBefore score_after: scoreAfter change }
@@ -64,7 +64,7 @@ export const snapshotsRoutes: Route[] = [
     tag: 'Snapshots',
     summary: 'One snapshot with the state of every technique it recorded (ttp_id, name, status, score)',
     roles: snapshotRoles.read,
-    document: `query ($id: ID!) { snapshot(id: $id) { ${SNAPSHOT_FIELDS} ${TECHNIQUE_STATES} } }`,
+    document: `query ($id: UUID!) { snapshot(id: $id) { ${SNAPSHOT_FIELDS} ${TECHNIQUE_STATES} } }`,
     variables: { id: path('id') },
   },
   {
@@ -74,7 +74,7 @@ export const snapshotsRoutes: Route[] = [
     summary: 'Delete a snapshot',
     roles: snapshotRoles.delete,
     status: 204,
-    document: `mutation ($id: ID!) { deleteSnapshot(id: $id) { id } }`,
+    document: `mutation ($id: UUID!) { deleteSnapshot(id: $id) { id } }`,
     variables: { id: path('id') },
   },
   {

@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { inTransaction, SYSTEM_ACTOR, type Actor, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput, trimmed } from '../../validation.ts';
+import { page, parseInput, trimmed, isUuid } from '../../validation.ts';
 import { coveredWeight, percentage } from '../metrics/sql.ts';
 import { averageScore } from '../scores/formula.ts';
 import { techniqueScores } from '../scores/technique-scores.ts';
@@ -15,7 +15,6 @@ export const SNAPSHOT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(SNAPSHOT_PAGE.defaultLimit, SNAPSHOT_PAGE.maxLimit);
 const createSchema = z.object({ name: trimmed(200).nullish() });
 const filterSchema = z.object({ kind: z.enum(SNAPSHOT_KINDS).nullish() });
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 
 /** Copying 1,000+ technique rows stays far below this; it only guards against a stuck lock. */
 const SNAPSHOT_TIMEOUT_MS = 30_000;

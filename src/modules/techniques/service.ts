@@ -1,4 +1,4 @@
-import { containsText } from '../../db/search.ts';
+import { containsText, equalsText } from '../../db/search.ts';
 import { CATALOG_SHAPE } from './catalog-shape.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
@@ -49,7 +49,7 @@ const slug = (text: string) => text.trim().toLowerCase().replace(/\s+/g, '-');
 
 /** A tactic named by display name, short name or id (TA0005), case-insensitive; null when the catalog lacks it. */
 export function findTactic(db: Db, text: string) {
-  const equals = { equals: text.trim(), mode: 'insensitive' } as const;
+  const equals = equalsText(text.trim());
   return db.tactic.findFirst({ where: { OR: [{ name: equals }, { shortName: equals }, { externalId: equals }] }, select: { shortName: true, name: true } });
 }
 
@@ -72,7 +72,7 @@ export async function listTechniques(services: Services, filter: TechniqueFilter
     and.push({
       OR: [
         { tactics: { has: tactic?.shortName ?? slug(filter.tactic) } },
-        ...names.map((name) => ({ tactic: { equals: name, mode: 'insensitive' as const } })),
+        ...names.map((name) => ({ tactic: equalsText(name) })),
       ],
     });
   }

@@ -31,7 +31,7 @@ builder.queryFields((t) => ({
   testTemplate: t.prismaField({
     type: 'TestTemplate',
     authScopes: allow(templateRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => templates.getTemplate(context.services, String(id), query),
   }),
   testTemplateStats: t.field({
@@ -54,20 +54,20 @@ builder.mutationFields((t) => ({
     type: 'TestTemplate',
     description: 'Changes a template. Imported templates get their upstream fields back at the next import.',
     authScopes: allow(templateRoles.update),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestTemplateInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestTemplateInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => templates.updateTemplate(context.services, actorOf(context), String(id), input, query),
   }),
   toggleTestTemplateActive: t.prismaField({
     type: 'TestTemplate',
     description: 'Flips the active flag of a template.',
     authScopes: allow(templateRoles.toggleActive),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => templates.toggleTemplateActive(context.services, actorOf(context), String(id), query),
   }),
   deleteTestTemplate: t.id({
     description: 'Deletes a template and returns its id; tests made from it keep their data.',
     authScopes: allow(templateRoles.delete),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (_root, { id }, context) => templates.deleteTemplate(context.services, actorOf(context), String(id)),
   }),
 }));

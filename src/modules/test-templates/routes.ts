@@ -10,9 +10,9 @@ const TEMPLATE_FIELDS = `id name description ttp_technique_id: ttpTechniqueId pl
   test_count: testCount created_at: createdAt updated_at: updatedAt`;
 
 const CREATE = `mutation ($input: CreateTestTemplateInput!) { createTestTemplate(input: $input) { ${TEMPLATE_FIELDS} } }`;
-const UPDATE = `mutation ($id: ID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { ${TEMPLATE_FIELDS} } }`;
+const UPDATE = `mutation ($id: UUID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { ${TEMPLATE_FIELDS} } }`;
 // Describes the PATCH body in the OpenAPI document, whose body is the first document's only variable; never executed.
-const UPDATE_BODY = 'mutation ($input: UpdateTestTemplateInput!) { updateTestTemplate(id: "", input: $input) { id } }';
+const UPDATE_BODY = 'mutation ($input: UpdateTestTemplateInput!) { updateTestTemplate(id: "00000000-0000-0000-0000-000000000000", input: $input) { id } }';
 
 /**
  * The JSON body as GraphQL input: keys to camelCase, except inside input_arguments, whose keys are argument
@@ -80,7 +80,7 @@ export const testTemplatesRoutes: Route[] = [
     tag: 'Test templates',
     summary: 'Flip the active flag of a template',
     roles: templateRoles.toggleActive,
-    document: `mutation ($id: ID!) { toggleTestTemplateActive(id: $id) { ${TEMPLATE_FIELDS} } }`,
+    document: `mutation ($id: UUID!) { toggleTestTemplateActive(id: $id) { ${TEMPLATE_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -89,7 +89,7 @@ export const testTemplatesRoutes: Route[] = [
     tag: 'Test templates',
     summary: 'One template',
     roles: templateRoles.read,
-    document: `query ($id: ID!) { testTemplate(id: $id) { ${TEMPLATE_FIELDS} } }`,
+    document: `query ($id: UUID!) { testTemplate(id: $id) { ${TEMPLATE_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -111,7 +111,7 @@ export const testTemplatesRoutes: Route[] = [
     summary: 'Delete a template (tests made from it keep their data)',
     roles: templateRoles.delete,
     status: 204,
-    document: 'mutation ($id: ID!) { deleteTestTemplate(id: $id) }',
+    document: 'mutation ($id: UUID!) { deleteTestTemplate(id: $id) }',
     variables: { id: path('id') },
   },
 ];

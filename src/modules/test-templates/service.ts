@@ -1,11 +1,11 @@
-import { containsText } from '../../db/search.ts';
+import { containsText, equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput, trimmed } from '../../validation.ts';
+import { page, parseInput, trimmed, isUuid } from '../../validation.ts';
 
 type Query = { select?: Prisma.TestTemplateSelect; include?: Prisma.TestTemplateInclude };
 
@@ -16,7 +16,6 @@ const pageSchema = page(TEMPLATE_PAGE.defaultLimit, TEMPLATE_PAGE.maxLimit);
 export const TemplateSource = { manual: 'manual', test: 'test', atomicRedTeam: 'atomic_red_team' } as const;
 
 // An id that is not even a UUID names no template: 404 like any other unknown id.
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 const ATTACK_TTP_ID = /^T\d{4}(\.\d{3})?$/i;
 const MAX_INPUT_ARGUMENTS_BYTES = 64 * 1024;
 
@@ -76,7 +75,7 @@ function templateWhere(filter: z.infer<typeof filterSchema>): Prisma.TestTemplat
   if (filter.source) where.source = filter.source;
   if (filter.platform) where.platforms = { has: filter.platform.toLowerCase() };
   if (filter.severity) where.severity = filter.severity;
-  if (filter.ttpTechniqueId) where.ttpTechniqueId = { equals: filter.ttpTechniqueId, mode: 'insensitive' };
+  if (filter.ttpTechniqueId) where.ttpTechniqueId = equalsText(filter.ttpTechniqueId);
   if (filter.isActive != null) where.isActive = filter.isActive;
   if (filter.search) {
     const contains = containsText(filter.search);

@@ -102,7 +102,7 @@ const templateFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'Inp
 export const CreateTestTemplateInput = builder.inputType('CreateTestTemplateInput', {
   description: 'A template from scratch (name required), or from a test (testId) whose fields are copied unless given here.',
   fields: (t) => ({
-    testId: t.id({ required: false, description: 'Copy name, description, technique, platform, procedure, tool and remediation steps from this test.' }),
+    testId: t.field({ type: 'UUID', required: false, description: 'Copy name, description, technique, platform, procedure, tool and remediation steps from this test.' }),
     ...templateFields(t),
   }),
 });

@@ -45,7 +45,7 @@ builder.queryFields((t) => ({
   test: t.prismaField({
     type: 'Test',
     authScopes: allow(testRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => tests.getTest(context.services, String(id), query),
   }),
   testTimeline: t.prismaField({
@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
     description: `Creation, state changes, edits, validations and timer actions of the test, oldest first (at most ${tests.TIMELINE_MAX}).`,
     complexity: cappedListCost(tests.TIMELINE_MAX),
     authScopes: allow(testRoles.read),
-    args: { testId: t.arg.id({ required: true }) },
+    args: { testId: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { testId }, context) => tests.testTimeline(context.services, String(testId), query),
   }),
   retestChain: t.prismaField({
@@ -61,7 +61,7 @@ builder.queryFields((t) => ({
     description: `Every test of the retest lineage the test belongs to (the latest ${RETEST_CHAIN_MAX}), in creation order.`,
     complexity: cappedListCost(RETEST_CHAIN_MAX),
     authScopes: allow(testRoles.read),
-    args: { testId: t.arg.id({ required: true }) },
+    args: { testId: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { testId }, context) => retestChain(context.services, String(testId), query),
   }),
 }));
@@ -85,56 +85,56 @@ builder.mutationFields((t) => ({
     type: 'Test',
     description: 'Changes the general fields; only in draft or rejected.',
     authScopes: allow(testRoles.update),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => tests.updateTest(context.services, principalOf(context), String(id), input, query),
   }),
   updateTestRed: t.prismaField({
     type: 'Test',
     description: 'Changes the red-side fields; only in draft or red_executing.',
     authScopes: allow(testRoles.updateRed),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestRedInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestRedInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => tests.updateTestRed(context.services, principalOf(context), String(id), input, query),
   }),
   updateTestBlue: t.prismaField({
     type: 'Test',
     description: 'Changes the blue-side fields; only in blue_evaluating.',
     authScopes: allow(testRoles.updateBlue),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestBlueInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestBlueInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => tests.updateTestBlue(context.services, principalOf(context), String(id), input, query),
   }),
   updateTestRemediation: t.prismaField({
     type: 'Test',
     description: 'Changes the remediation fields; once the test has reached review (in_review, validated, rejected).',
     authScopes: allow(testRoles.updateRemediation),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestRemediationInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestRemediationInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => tests.updateTestRemediation(context.services, principalOf(context), String(id), input, query),
   }),
   setTestClassification: t.prismaField({
     type: 'Test',
     description: 'Sets the data classification (admins only, any state).',
     authScopes: allow(testRoles.classify),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: TestClassificationInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: TestClassificationInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => tests.setTestClassification(context.services, principalOf(context), String(id), input, query),
   }),
   pauseTestTimer: t.prismaField({
     type: 'Test',
     description: 'Pauses the elapsed-time counter; pausing a stopped timer changes nothing.',
     authScopes: allow(testRoles.timer),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => pauseTimer(context.services, principalOf(context), String(id), query),
   }),
   resumeTestTimer: t.prismaField({
     type: 'Test',
     description: 'Resumes the elapsed-time counter (red_executing or blue_evaluating); resuming a running timer changes nothing.',
     authScopes: allow(testRoles.timer),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => resumeTimer(context.services, principalOf(context), String(id), query),
   }),
   createRetest: t.prismaField({
     type: 'Test',
     description: 'Re-runs a validated or rejected test: a new draft with the same definition in the same retest lineage.',
     authScopes: allow(testRoles.retest),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => createRetest(context.services, principalOf(context), String(id), query),
   }),
 }));
@@ -154,7 +154,7 @@ for (const row of TRANSITIONS) {
       description: row.summary,
       authScopes: allow(row.roles),
       args: {
-        id: t.arg.id({ required: true }),
+        id: t.arg({ type: 'UUID', required: true }),
         ...(row.input ? { input: t.arg({ type: TRANSITION_INPUTS[row.input].type as typeof RejectTestInput, required: TRANSITION_INPUTS[row.input].required }) } : {}),
       },
       resolve: (query, _root, args, context) =>
@@ -188,7 +188,7 @@ builder.subscriptionFields((t) => ({
     type: TestStateChangeType,
     description: 'Streams state changes of one test, of one campaign\'s tests, or of every test, from any API process.',
     authScopes: allow(testRoles.read),
-    args: { testId: t.arg.id({ required: false }), campaignId: t.arg.id({ required: false }) },
+    args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { testId, campaignId }, context) =>
       context.services.bus.stream(
         'test.state_changed',

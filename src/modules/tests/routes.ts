@@ -41,8 +41,8 @@ const transitionRoutes: Route[] = TRANSITIONS.map((row): Route => ({
   summary: row.summary,
   roles: row.roles,
   document: row.input
-    ? `mutation ($id: ID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
-    : `mutation ($id: ID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
+    ? `mutation ($id: UUID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
+    : `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
   variables: row.input ? { id: path('id'), input: body() } : { id: path('id') },
 }));
 
@@ -53,8 +53,8 @@ const update = (method: 'PATCH' | 'POST', suffix: string, mutation: string, inpu
   summary,
   roles,
   document: input
-    ? `mutation ($id: ID!, $input: ${input}!) { ${mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
-    : `mutation ($id: ID!) { ${mutation}(id: $id) { ${TEST_FIELDS} } }`,
+    ? `mutation ($id: UUID!, $input: ${input}!) { ${mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
+    : `mutation ($id: UUID!) { ${mutation}(id: $id) { ${TEST_FIELDS} } }`,
   variables: input ? { id: path('id'), input: body() } : { id: path('id') },
 });
 
@@ -65,7 +65,7 @@ export const testsRoutes: Route[] = [
     tag: 'Tests',
     summary: 'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset default 0, limit default 50, max 200)',
     roles: testRoles.read,
-    document: `query ($state: TestState, $techniqueId: ID, $campaignId: ID, $assignedTo: ID, $platform: String, $createdBy: ID,
+    document: `query ($state: TestState, $techniqueId: UUID, $campaignId: UUID, $assignedTo: UUID, $platform: String, $createdBy: UUID,
         $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int) {
       tests(filter: { state: $state, techniqueId: $techniqueId, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform,
           createdBy: $createdBy, pendingValidationSide: $pendingValidationSide }, offset: $offset, limit: $limit) {
@@ -110,7 +110,7 @@ export const testsRoutes: Route[] = [
     tag: 'Tests',
     summary: 'One test with every field, its evidences and its detection-rule evaluations',
     roles: testRoles.read,
-    document: `query ($id: ID!) { test(id: $id) { ${TEST_DETAIL_FIELDS} } }`,
+    document: `query ($id: UUID!) { test(id: $id) { ${TEST_DETAIL_FIELDS} } }`,
     variables: { id: path('id') },
   },
   update('PATCH', '', 'updateTest', 'UpdateTestInput', testRoles.update, 'General update (name or title, description or objective, platform, assigned_to, technique_id); draft or rejected only'),
@@ -128,7 +128,7 @@ export const testsRoutes: Route[] = [
     tag: 'Tests',
     summary: 'Timeline of the test: creation, state changes, edits, validations and timer actions, oldest first',
     roles: testRoles.read,
-    document: `query ($id: ID!) { testTimeline(testId: $id) { ${EVENT_FIELDS} } }`,
+    document: `query ($id: UUID!) { testTimeline(testId: $id) { ${EVENT_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -137,7 +137,7 @@ export const testsRoutes: Route[] = [
     tag: 'Tests',
     summary: 'Every test of the retest lineage, in creation order',
     roles: testRoles.read,
-    document: `query ($id: ID!) { retestChain(testId: $id) { ${TEST_FIELDS} } }`,
+    document: `query ($id: UUID!) { retestChain(testId: $id) { ${TEST_FIELDS} } }`,
     variables: { id: path('id') },
   },
 ];

@@ -1,3 +1,4 @@
+import { equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import type { Prisma } from '../../db/client.ts';
@@ -43,7 +44,7 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   if (campaignId) where.campaignId = campaignId;
   if (assignedTo) where.assignedToId = assignedTo;
   if (createdBy) where.createdById = createdBy;
-  if (platform) where.platform = { equals: platform, mode: 'insensitive' };
+  if (platform) where.platform = equalsText(platform);
   if (pendingValidationSide) {
     where.AND = [{ state: 'in_review' }, pendingValidationSide === 'red' ? { redValidationStatus: null } : { blueValidationStatus: null }];
   }

@@ -131,11 +131,11 @@ builder.prismaObjectField('Technique', 'tests', (t) =>
 export const TestFilterInput = builder.inputType('TestFilter', {
   fields: (t) => ({
     state: t.field({ type: TestStateEnum, required: false }),
-    techniqueId: t.id({ required: false }),
-    campaignId: t.id({ required: false }),
-    assignedTo: t.id({ required: false, description: 'Assigned user (UUID).' }),
+    techniqueId: t.field({ type: 'UUID', required: false }),
+    campaignId: t.field({ type: 'UUID', required: false }),
+    assignedTo: t.field({ type: 'UUID', required: false, description: 'Assigned user (UUID).' }),
     platform: t.string({ required: false }),
-    createdBy: t.id({ required: false, description: 'Creator (UUID).' }),
+    createdBy: t.field({ type: 'UUID', required: false, description: 'Creator (UUID).' }),
     pendingValidationSide: t.field({
       type: ValidationSideEnum,
       required: false,
@@ -146,7 +146,7 @@ export const TestFilterInput = builder.inputType('TestFilter', {
 
 export const CreateTestInput = builder.inputType('CreateTestInput', {
   fields: (t) => ({
-    techniqueId: t.id({ required: true }),
+    techniqueId: t.field({ type: 'UUID', required: true }),
     name: t.string({ required: false, description: 'Required (or title).' }),
     title: t.string({ required: false, description: 'Same as name.' }),
     description: t.string({ required: false }),
@@ -154,18 +154,18 @@ export const CreateTestInput = builder.inputType('CreateTestInput', {
     platform: t.string({ required: false }),
     procedureText: t.string({ required: false }),
     toolUsed: t.string({ required: false }),
-    assignedTo: t.id({ required: false }),
-    campaignId: t.id({ required: false }),
+    assignedTo: t.field({ type: 'UUID', required: false }),
+    campaignId: t.field({ type: 'UUID', required: false }),
   }),
 });
 
 export const CreateTestFromTemplateInput = builder.inputType('CreateTestFromTemplateInput', {
   fields: (t) => ({
-    templateId: t.id({ required: true }),
-    techniqueId: t.id({ required: false, description: "Defaults to the technique the template names (ttp_technique_id)." }),
+    templateId: t.field({ type: 'UUID', required: true }),
+    techniqueId: t.field({ type: 'UUID', required: false, description: "Defaults to the technique the template names (ttp_technique_id)." }),
     name: t.string({ required: false, description: "Defaults to the template's name." }),
-    assignedTo: t.id({ required: false }),
-    campaignId: t.id({ required: false }),
+    assignedTo: t.field({ type: 'UUID', required: false }),
+    campaignId: t.field({ type: 'UUID', required: false }),
   }),
 });
 
@@ -176,8 +176,8 @@ export const UpdateTestInput = builder.inputType('UpdateTestInput', {
     description: t.string({ required: false }),
     objective: t.string({ required: false, description: 'Same as description.' }),
     platform: t.string({ required: false }),
-    assignedTo: t.id({ required: false, description: 'User (UUID); null unassigns.' }),
-    techniqueId: t.id({ required: false }),
+    assignedTo: t.field({ type: 'UUID', required: false, description: 'User (UUID); null unassigns.' }),
+    techniqueId: t.field({ type: 'UUID', required: false }),
   }),
 });
 
@@ -201,7 +201,7 @@ export const UpdateTestRemediationInput = builder.inputType('UpdateTestRemediati
   fields: (t) => ({
     remediationSteps: t.string({ required: false, description: 'Multi-line text.' }),
     remediationStatus: t.field({ type: RemediationStatusEnum, required: false }),
-    remediationAssignee: t.id({ required: false, description: 'User (UUID); null clears.' }),
+    remediationAssignee: t.field({ type: 'UUID', required: false, description: 'User (UUID); null clears.' }),
   }),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
-import { likePattern } from '../../db/search.ts';
+import { equalsText, likePattern } from '../../db/search.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
@@ -45,9 +45,9 @@ async function whereOf(services: Services, filter: unknown): Promise<Prisma.Thre
   const { country, motivation, search, includeDeprecated } = parseInput(filterSchema, filter ?? {});
   const conditions: Prisma.ThreatActorWhereInput[] = [];
   if (!includeDeprecated) conditions.push({ revoked: false, deprecated: false });
-  if (country) conditions.push({ country: { equals: country, mode: 'insensitive' } });
+  if (country) conditions.push({ country: equalsText(country) });
   if (motivation) {
-    conditions.push({ OR: [{ motivation: { equals: motivation, mode: 'insensitive' } }, { motivations: { has: motivation.toLowerCase() } }] });
+    conditions.push({ OR: [{ motivation: equalsText(motivation) }, { motivations: { has: motivation.toLowerCase() } }] });
   }
   if (search) conditions.push({ id: { in: await actorIdsMatching(services, search) } });
   return { AND: conditions };

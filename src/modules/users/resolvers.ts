@@ -26,7 +26,7 @@ builder.queryFields((t) => ({
   user: t.prismaField({
     type: 'User',
     authScopes: allow(userRoles.read),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => users.getUser(context.services, String(id), query),
   }),
 }));
@@ -43,14 +43,14 @@ builder.mutationFields((t) => ({
     type: 'User',
     description: 'Changes a user. Admins cannot deactivate or demote themselves or the last active admin.',
     authScopes: allow(userRoles.update),
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => users.updateUser(context.services, principalOf(context), String(id), input, query),
   }),
   deactivateUser: t.prismaField({
     type: 'User',
     description: 'Soft delete: the user can no longer sign in, and their sessions and API keys stop working.',
     authScopes: allow(userRoles.deactivate),
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => users.deactivateUser(context.services, principalOf(context), String(id), query),
   }),
   updateMyPreferences: t.field({

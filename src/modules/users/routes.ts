@@ -52,7 +52,7 @@ export const userRoutes: Route[] = [
     tag: 'Users',
     summary: 'One user',
     roles: userRoles.read,
-    document: `query ($id: ID!) { user(id: $id) { ${USER_FIELDS} } }`,
+    document: `query ($id: UUID!) { user(id: $id) { ${USER_FIELDS} } }`,
     variables: { id: path('id') },
   },
   {
@@ -61,7 +61,7 @@ export const userRoutes: Route[] = [
     tag: 'Users',
     summary: 'Update a user (any of email, role, is_active, password, display_name, tracker_account_id)',
     roles: userRoles.update,
-    document: `mutation ($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+    document: `mutation ($id: UUID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
     variables: { id: path('id'), input: body() },
   },
   {
@@ -71,7 +71,7 @@ export const userRoutes: Route[] = [
     tag: 'Users',
     summary: 'Soft delete (deactivate) a user; answers the user',
     roles: userRoles.deactivate,
-    document: `mutation ($id: ID!) { deactivateUser(id: $id) { ${USER_FIELDS} } }`,
+    document: `mutation ($id: UUID!) { deactivateUser(id: $id) { ${USER_FIELDS} } }`,
     variables: { id: path('id') },
   },
 ];

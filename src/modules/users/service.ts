@@ -1,4 +1,4 @@
-import { containsText } from '../../db/search.ts';
+import { containsText, equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import { assertPasswordAcceptable, hashPassword } from '../../auth/passwords.ts';
@@ -96,7 +96,7 @@ export async function createUser(services: Services, actor: Principal, input: un
   const passwordHash = await hashPassword(password);
   return inTransaction(services, actor, async (uow) => {
     // Usernames differing only in case would be indistinguishable to people.
-    const taken = await uow.tx.user.findFirst({ where: { username: { equals: data.username, mode: 'insensitive' } }, select: { id: true } });
+    const taken = await uow.tx.user.findFirst({ where: { username: equalsText(data.username) }, select: { id: true } });
     if (taken) throw new ConflictError(`Username ${data.username} is already taken`);
     const user = await uow.tx.user.create({ ...query, data: { ...data, passwordHash, mustChangePassword: true, passwordChangedAt: new Date() } });
     await uow.audit({ action: 'create_user', entityType: 'user', entityId: user.id, details: { username: data.username, role: data.role } });

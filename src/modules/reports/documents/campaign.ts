@@ -4,6 +4,7 @@ import type { CoverageStatus, DetectionResult, TestState, ValidationStatus } fro
 import { NotFoundError } from '../../../errors.ts';
 import type { Services } from '../../../services.ts';
 import { iso, testFigures, type DocumentBase, type TestFigures } from './shared.ts';
+import { isUuid } from '../../../validation.ts';
 
 export interface CampaignTechniqueRow {
   ttp_id: string;
@@ -50,7 +51,6 @@ export interface CampaignDocument extends DocumentBase {
   tests: CampaignTestRow[];
 }
 
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 
 /** A purple campaign: its metadata, test figures, results per technique and every test. */
 export async function campaignDocument(services: Services, id: string): Promise<CampaignDocument> {

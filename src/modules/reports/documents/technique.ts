@@ -5,6 +5,7 @@ import { NotFoundError } from '../../../errors.ts';
 import type { Services } from '../../../services.ts';
 import { techniqueScores, type TechniqueScore } from '../../scores/technique-scores.ts';
 import { iso, testFigures, type DocumentBase, type TestFigures } from './shared.ts';
+import { isUuid } from '../../../validation.ts';
 
 /** How many threat-actor names the report lists (the count covers all). */
 const ACTOR_NAMES = 20;
@@ -45,7 +46,6 @@ export interface TechniqueDocument extends DocumentBase {
   tests: TechniqueTestRow[];
 }
 
-const isUuid = (id: string) => z.guid().safeParse(id).success;
 
 /** One technique (by id or ttp id): coverage, score, risk, threat actors, figures over every test and the latest tests. */
 export async function techniqueDocument(services: Services, key: string): Promise<TechniqueDocument> {
