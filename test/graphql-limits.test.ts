@@ -205,7 +205,7 @@ describe('REST documents', () => {
   });
 
   it('a route document that could exceed the limits stops the start-up', () => {
-    const source = 'query ($id: ID!) { campaign(id: $id) { tests { technique { tests { technique { tests { id } } } } } } }';
+    const source = 'query ($id: UUID!) { campaign(id: $id) { tests { technique { tests { technique { tests { id } } } } } } }';
     expect(() => prepareOperation(schema, source, 'GET /example', limits)).toThrow(/GET \/example: the document exceeds the GraphQL limits: its worst-case cost \d+ exceeds/);
   });
 });
