@@ -79,6 +79,10 @@ const envSchema = z.object({
   SIGMA_SOURCE: z.string().optional(),
   // Turns off every recurring data-source sync (useful in tests and air-gapped installs without mirrors).
   SOURCE_SYNC_SCHEDULES: flag.default(true),
+  // Faults: a running sync holds its source by a lease its heartbeat renews; an expired lease means its process
+  // died and the next sync takes over. The embedded database refuses a DATA_DIR another live process holds.
+  SYNC_LEASE: duration.prefault('45s'),
+  SYNC_HEARTBEAT: duration.prefault('10s'),
 });
 
 export type Config = z.infer<typeof envSchema>;
