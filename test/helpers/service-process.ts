@@ -35,7 +35,7 @@ export interface ServiceProcess {
 }
 
 /**
- * `tsx src/main.ts` as a child process on a free port, outside NODE_ENV=test (as in production), without Redis
+ * `node --import tsx src/main.ts` as a child process on a free port, outside NODE_ENV=test (as in production), without Redis
  * unless `env` gives one, with ADMIN_PASSWORD set; resolves once it answers its health check.
  */
 export async function startServiceProcess(env: Record<string, string>, script = 'src/main.ts'): Promise<ServiceProcess> {
@@ -52,7 +52,8 @@ export async function startServiceProcess(env: Record<string, string>, script = 
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']) delete childEnv[name];
   Object.assign(childEnv, env);
-  const child = spawn('node_modules/.bin/tsx', [script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // One process (the tsx CLI would run the service in a child of its own, which a SIGKILL of the parent leaves alive).
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
