@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { request, Agent } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { ADMIN_PASSWORD, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 
@@ -40,6 +42,20 @@ function keepAliveGet(url: string, agent: Agent, headers: Record<string, string>
 }
 
 describe('SIGTERM', () => {
+  it('an idle worker exits 0 within a few seconds', async () => {
+    const worker = await startServiceProcess(
+      { DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL, REDIS_PREFIX: `violet-test-${randomBytes(4).toString('hex')}` },
+      'workers/main.ts',
+      /worker started/,
+    );
+    started.push(worker);
+    const stopping = Date.now();
+    worker.child.kill('SIGTERM');
+    const [code, signal] = await worker.exited;
+    expect({ code, signal }, worker.output()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stopping).toBeLessThan(3_000);
+  }, 120_000);
+
   it('an idle service with an open keep-alive connection exits 0 within a few seconds', async () => {
     const service = await start();
     const agent = new Agent({ keepAlive: true });

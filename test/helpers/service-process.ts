@@ -36,9 +36,10 @@ export interface ServiceProcess {
 
 /**
  * `node --import tsx src/main.ts` as a child process on a free port, outside NODE_ENV=test (as in production), without Redis
- * unless `env` gives one, with ADMIN_PASSWORD set; resolves once it answers its health check.
+ * unless `env` gives one, with ADMIN_PASSWORD set; resolves once it answers its health check, or (a process
+ * without HTTP, such as the worker) once its output matches `ready`.
  */
-export async function startServiceProcess(env: Record<string, string>, script = 'src/main.ts'): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string>, script = 'src/main.ts', ready?: RegExp): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
@@ -68,6 +69,7 @@ export async function startServiceProcess(env: Record<string, string>, script = 
   };
   await waitFor('the health check', Date.now() + STARTUP_BUDGET_MS, async () => {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}${output()}`);
+    if (ready) return ready.test(stdout) || undefined;
     return (await fetch(`${base}/api/v1/system/health`)).status === 200 || undefined;
   }).catch((error: Error) => {
     child.kill('SIGKILL');
