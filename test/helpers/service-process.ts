@@ -15,8 +15,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function waitFor<T>(what: string, deadline: number, probe: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
-  while (Date.now() < deadline) {
+export async function waitFor<T>(what: string, deadline: number, probe: () => Promise<T | undefined>, everyMs = 100, signal?: AbortSignal): Promise<T> {
+  while (Date.now() < deadline && !signal?.aborted) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -67,14 +67,20 @@ export async function startServiceProcess(env: Record<string, string>, script = 
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
-  await waitFor('the health check', Date.now() + STARTUP_BUDGET_MS, async () => {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}${output()}`);
+  const gone = new AbortController();
+  const started = waitFor('the health check', Date.now() + STARTUP_BUDGET_MS, async () => {
     if (ready) return ready.test(stdout) || undefined;
     return (await fetch(`${base}/api/v1/system/health`)).status === 200 || undefined;
-  }).catch((error: Error) => {
+  }, 100, gone.signal);
+  const died = exited.then(([code]) => {
+    gone.abort();
+    throw new Error(`the service exited with ${code}`);
+  });
+  await Promise.race([started, died]).catch((error: Error) => {
     child.kill('SIGKILL');
     throw new Error(`${error.message}${output()}`);
   });
+  died.catch(() => undefined);
   return {
     base,
     child,
