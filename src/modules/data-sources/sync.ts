@@ -48,8 +48,10 @@ export async function runSync(services: Services, source: DataSource, actor: Act
     });
     if (!claimed.count) {
       if (queuedRunId) {
-        await uow.tx.dataSourceRun.update({
-          where: { id: queuedRunId },
+        // Only a run still queued: a job redelivered after its worker died finds its own run running, left for
+        // the sync that takes the source over once the lease expires.
+        await uow.tx.dataSourceRun.updateMany({
+          where: { id: queuedRunId, status: 'queued' },
           data: { status: 'failed', finishedAt: startedAt, error: 'Not run: another sync of this source was running' },
         });
       }
