@@ -72,13 +72,15 @@ describe('an ATT&CK sync killed with SIGKILL half-way', () => {
     // The restarted service refuses a second sync only while the dead one's lease lasts.
     const second = await start();
     const admin = await second.login();
-    const takeover = await waitFor('a sync to be accepted', Date.now() + (LEASE_S + 30) * 1_000, async () => {
+    const restartedAt = Date.now();
+    const takeover = await waitFor('a sync to be accepted', Date.now() + (LEASE_S + 15) * 1_000, async () => {
       const response = await second.api('POST', '/data-sources/attack_enterprise/sync', admin);
       if (response.status === 409) return undefined;
       return response;
     }, 500);
     expect(takeover.status, JSON.stringify(takeover.body)).toBe(202);
-    expect(Date.now() - killedAt).toBeLessThan((LEASE_S + 30) * 1_000);
+    // At the latest once the lease has run out (the restart itself may outlast it on a loaded machine).
+    expect(Date.now() - restartedAt).toBeLessThan((LEASE_S + 15) * 1_000);
     console.info(`killed with ${killed.committed.techniques.created} techniques and ${partialLinks} actor links; a sync accepted again ${Date.now() - killedAt} ms after the kill (restart included)`);
     const completingId: string = takeover.body.run.id;
     await waitFor('the completing sync', Date.now() + 180_000, async () => (FINISHED.includes((await runOf(completingId)).status) ? true : undefined), 250);
