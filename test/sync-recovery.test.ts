@@ -93,7 +93,7 @@ describe('an ATT&CK sync killed with SIGKILL half-way', () => {
 
     // The interrupted run is closed with its reason, and the completing run reports what it had written.
     const interrupted = await runOf(interruptedId);
-    expect(interrupted).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Interrupted: .*completed the sync/) });
+    expect(interrupted).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Interrupted: .*took the source over/) });
     expect(completing.changes.resumed).toEqual({ run_ids: [interruptedId], committed: interrupted.committed });
     const techniqueRows = await count(OWNED_ROWS.techniques);
     expect(interrupted.committed.techniques.created + completing.changes.techniques.new).toBe(techniqueRows);

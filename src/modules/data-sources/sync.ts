@@ -1,7 +1,7 @@
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { DomainError, NotFoundError } from '../../errors.ts';
-import type { DataSource, DataSourceKind, SyncStatus } from '../../generated/prisma/client.ts';
+import type { DataSource, DataSourceKind } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { QueueName } from '../../jobs/types.ts';
 import type { ImportReport } from './importer.ts';
@@ -96,7 +96,7 @@ async function closeInterrupted(uow: UnitOfWork, source: DataSource, runId: stri
   if (!interrupted.length) return null;
   let committed: Committed = {};
   for (const stale of interrupted) {
-    const error = `Interrupted: its process stopped renewing the sync lease; run ${runId} completed the sync`;
+    const error = `Interrupted: its process stopped renewing the sync lease; run ${runId} took the source over`;
     await uow.tx.dataSourceRun.update({ where: { id: stale.id }, data: { status: 'failed', finishedAt: now, error } });
     await uow.audit({
       action: 'sync_data_source',
