@@ -19,4 +19,5 @@ COPY --chown=node:node . .
 RUN npm run generate
 
 EXPOSE 8000
-CMD ["npm", "start"]
+# node itself, not npm: SIGTERM reaches the service, which drains and exits 0 (docs/operations.md).
+CMD ["node", "--import", "tsx", "src/main.ts"]

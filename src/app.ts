@@ -21,6 +21,7 @@ import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
 import { staticPages } from './pages.ts';
 import type { Services } from './services.ts';
+import { SHUTDOWN_GRACE_MS } from './shutdown.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -99,9 +100,12 @@ export async function createApp(services: Services): Promise<App> {
     validationRules: [...apolloLimited.options.validationRules, cleanLiteralsRule],
     introspection: true,
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
+    // main.ts and workers/main.ts own SIGTERM/SIGINT (src/shutdown.ts): Apollo's handlers re-raise the signal.
+    stopOnTerminationSignals: false,
     plugins: [
       inputGuardPlugin,
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      // Closes idle keep-alive connections at once; in-flight requests (REST too: same server) get the grace period.
+      ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: SHUTDOWN_GRACE_MS }),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
       ...apolloLimited.plugins,
     ],

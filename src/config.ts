@@ -90,6 +90,10 @@ const envSchema = z.object({
   WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
   WS_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
   WS_CONNECTION_INIT_TIMEOUT: duration.prefault('3s'),
+  // Faults: a running sync holds its source by a lease its heartbeat renews; an expired lease means its process
+  // died and the next sync takes over. The embedded database refuses a DATA_DIR another live process holds.
+  SYNC_LEASE: duration.prefault('45s'),
+  SYNC_HEARTBEAT: duration.prefault('10s'),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -14,7 +14,11 @@ try {
   process.exit(1);
 }
 const log = createLogger(config.LOG_LEVEL);
-const services = await createServices(config, log, 'api');
+const services = await createServices(config, log, 'api').catch((error: unknown) => {
+  // e.g. DATA_DIR held by another live process (src/db/data-dir-lock.ts): one clear line, no stack.
+  log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
+  process.exit(1);
+});
 const admin = await bootstrapAdmin(services);
 if (admin?.generatedPassword) {
   process.stdout.write(

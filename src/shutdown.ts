@@ -1,8 +1,14 @@
 import type { Logger } from './logger.ts';
 
-const GRACE_MS = 10_000;
+/** How long in-flight requests and jobs may take to finish once a stop is asked for. */
+export const SHUTDOWN_GRACE_MS = 8_000;
+/** The fail-safe: past this, the process exits 1 whatever is still open. */
+const FORCE_EXIT_MS = SHUTDOWN_GRACE_MS + 2_000;
 
-/** Runs `close` once on SIGTERM or SIGINT, then exits; forces the exit if closing hangs. */
+/**
+ * Runs `close` once on SIGTERM or SIGINT, then exits 0; exits 1 when closing fails or hangs past the fail-safe.
+ * This is the only termination handler of the process (Apollo's own is turned off), so the exit code is ours.
+ */
 export function onShutdown(log: Logger, close: () => Promise<void>): void {
   let closing = false;
   const stop = (signal: string) => {
@@ -12,9 +18,12 @@ export function onShutdown(log: Logger, close: () => Promise<void>): void {
     setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, GRACE_MS).unref();
+    }, FORCE_EXIT_MS).unref();
     close().then(
-      () => process.exit(0),
+      () => {
+        log.info('shut down');
+        process.exit(0);
+      },
       (error) => {
         log.error({ err: error }, 'error during shutdown');
         process.exit(1);

@@ -432,7 +432,7 @@ describe('evidence in S3-compatible object storage', () => {
 
   it('the service creates its bucket and reports the s3 driver as healthy', async () => {
     expect(await client.bucketExists(BUCKET)).toBe(true);
-    const health = await app.api('GET', '/system/health');
+    const health = await app.api('GET', '/system/health', { token: await app.tokenFor('admin') });
     expect(health.body).toMatchObject({ status: 'ok', storage: { status: 'ok', driver: 's3' } });
   });
 
@@ -482,7 +482,7 @@ describe('evidence in S3-compatible object storage', () => {
 
   it('health reports a storage error when the object store is gone, without failing the service', async () => {
     await new Promise((resolve) => s3.close(resolve));
-    const health = await app.api('GET', '/system/health');
+    const health = await app.api('GET', '/system/health', { token: await app.tokenFor('admin') });
     expect(health.body).toMatchObject({ status: 'ok', storage: { status: 'error', driver: 's3' } });
     s3 = null;
   });

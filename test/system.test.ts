@@ -12,15 +12,29 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('system', () => {
-  it('health is public and reports the database, Redis and storage', async () => {
+  it('health is public and tells anonymous callers status words only', async () => {
     const health = await app.api('GET', '/system/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({
+    expect(health.body).toEqual({
+      status: 'ok',
+      database: { status: 'ok' },
+      redis: { status: 'ok' },
+      storage: { status: 'ok' },
+      workers: { status: 'ok' },
+    });
+  });
+
+  it('health tells admins the database engine, storage driver and worker count', async () => {
+    const health = await app.api('GET', '/system/health', { token: await app.tokenFor('admin') });
+    expect(health.body).toEqual({
       status: 'ok',
       database: { status: 'ok', engine: 'postgresql' },
       redis: { status: 'ok' },
       storage: { status: 'ok', driver: 'disk' },
+      workers: { status: 'ok', count: 1 },
     });
+    const viewer = await app.api('GET', '/system/health', { token: await app.tokenFor('viewer') });
+    expect(viewer.body.database).toEqual({ status: 'ok' });
   });
 
   it('PostgreSQL sessions run with JIT compilation off', async () => {
@@ -33,12 +47,13 @@ describe('system', () => {
     await rm(evidenceDir, { recursive: true, force: true });
     await writeFile(evidenceDir, 'not a directory');
     try {
-      const health = await app.api('GET', '/system/health');
+      const admin = { token: await app.tokenFor('admin') };
+      const health = await app.api('GET', '/system/health', admin);
       expect(health).toMatchObject({ status: 200, body: { status: 'ok', storage: { status: 'error', driver: 'disk' } } });
     } finally {
       await rm(evidenceDir);
     }
-    expect((await app.api('GET', '/system/health')).body.storage).toEqual({ status: 'ok', driver: 'disk' });
+    expect((await app.api('GET', '/system/health', { token: await app.tokenFor('admin') })).body.storage).toEqual({ status: 'ok', driver: 'disk' });
   });
 
   it('the scheduler status lists every recurring job with its next run time', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export interface EmbeddedPostgres {
   /** A postgresql:// URL that reaches the embedded database over the wire protocol. */
@@ -18,9 +19,20 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const directory = resolve(dataDir, 'pgdata');
   await mkdir(directory, { recursive: true });
-  const db = await PGlite.create({ dataDir: directory });
-  // A Unix socket inside the (private) data directory: PGlite has no authentication of its own.
+  // PGlite is single-process: a second process on the same files would corrupt them.
+  const lock = await lockDataDir(resolve(dataDir));
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ dataDir: directory });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  // A private Unix socket (mode 0700 directory): PGlite has no authentication of its own. It lives in the
+  // temporary directory because socket paths are short; the lock records it, so a crash leaves nothing behind
+  // for long: the next start removes it.
   const socketDir = await mkdtemp(join(tmpdir(), 'violet-pg-'));
+  await lock.record(socketDir);
   const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: 4 });
   await server.start();
   return {
@@ -29,6 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
       await server.stop();
       await db.close();
       await rm(socketDir, { recursive: true, force: true });
+      await lock.release();
     },
   };
 }

@@ -7,6 +7,14 @@ import type { Db, Prisma } from './client.ts';
 export interface Actor {
   userId: string | null;
   username: string;
+  /** Set while a data-source sync runs: its audit entries name the run and count as the run's committed work. */
+  syncRun?: SyncRunRecorder;
+}
+
+/** Called with every audit entry written on behalf of a sync run, inside the entry's transaction. */
+export interface SyncRunRecorder {
+  id: string;
+  record(tx: Db, entry: AuditInput): Promise<void>;
 }
 
 export const SYSTEM_ACTOR: Actor = { userId: null, username: 'system' };
@@ -34,6 +42,8 @@ export interface UnitOfWork {
   emit<K extends DomainEventType>(type: K, payload: EventOf<K>['payload']): void;
 }
 
+const isObject = (value: Prisma.InputJsonValue): value is Prisma.InputJsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * Runs `work` in a database transaction. Audit entries are written inside it; events are published only
  * after the commit, so no consumer ever sees a change that was rolled back.
@@ -49,8 +59,12 @@ export async function inTransaction<T>(
     work({
       tx,
       actor,
-      async audit({ action, entityType, entityId = null, details = {} }) {
-        await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details } });
+      async audit(entry) {
+        const { action, entityType, entityId = null, details = {} } = entry;
+        const run = actor.syncRun;
+        const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
+        await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded } });
+        await run?.record(tx, entry);
       },
       emit(type, payload) {
         events.push(event(type, payload, actor.userId) as DomainEvent);

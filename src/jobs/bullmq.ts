@@ -3,7 +3,11 @@ import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
+import { withTimeout } from './timeout.ts';
 import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
+
+/** Worker presence is shown by health and status answers, which must stay fast when Redis is slow or down. */
+const WORKER_COUNT_TIMEOUT_MS = 1_000;
 
 export interface BullmqOptions {
   connection: Redis;
@@ -124,7 +128,20 @@ export class BullmqJobRunner implements JobRunner {
         });
       }
     }
-    return { running: this.started, jobs };
+    return { running: this.started, workers: await this.workerCount(), jobs };
+  }
+
+  async workerCount(queue?: QueueName): Promise<number | null> {
+    // A disconnected ioredis client queues commands instead of failing them: do not wait for it.
+    if (this.options.connection.status !== 'ready') return null;
+    const queues = queue ? [this.queues.get(queue)!] : [...this.queues.values()];
+    try {
+      const counts = await withTimeout(Promise.all(queues.map((candidate) => candidate.getWorkersCount())), WORKER_COUNT_TIMEOUT_MS);
+      return Math.min(...counts);
+    } catch (error) {
+      this.log.warn({ err: error }, 'could not count the queue workers');
+      return null;
+    }
   }
 
   async close(): Promise<void> {

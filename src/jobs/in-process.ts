@@ -112,9 +112,14 @@ export class InProcessJobRunner implements JobRunner {
     }
   }
 
+  async workerCount(): Promise<number> {
+    return this.started && !this.closed ? 1 : 0;
+  }
+
   async status() {
     return {
       running: this.started && !this.closed,
+      workers: await this.workerCount(),
       jobs: [...this.schedules.values()].map(({ id, definition, data, next }) => ({
         id,
         name: definition.describe?.(data) ?? definition.description,

@@ -45,6 +45,8 @@ export interface ScheduledJob {
 
 export interface SchedulerStatus {
   running: boolean;
+  /** Processes working the queues now; null when that cannot be known (Redis unreachable). */
+  workers: number | null;
   jobs: ScheduledJob[];
 }
 
@@ -58,6 +60,11 @@ export interface JobRunner {
   /** Removes the recurring schedule `id` (nothing happens when there is none). */
   removeSchedule(id: string): Promise<void>;
   status(): Promise<SchedulerStatus>;
+  /**
+   * How many processes work `queue` now (every queue when omitted: the fewest of any), or null when unknown.
+   * In-process: 1 once this process runs its jobs. BullMQ: the workers connected to Redis, bounded by a short timeout.
+   */
+  workerCount(queue?: QueueName): Promise<number | null>;
   close(): Promise<void>;
 }
 

@@ -45,15 +45,29 @@ async function loadCatalog(location: string): Promise<AttackCatalog> {
   }
 }
 
-/** Runs `write` on each batch of `rows`, every batch in its own transaction. */
-async function inBatches<T>(context: ImportContext, rows: readonly T[], write: (tx: Db, batch: T[]) => Promise<void>): Promise<void> {
-  for (const batch of chunks(rows)) await inTransaction(context.services, context.actor, (uow) => write(uow.tx, batch), TRANSACTION);
+/** How a batch changes its table, as its audit entry says it. */
+type Change = 'created' | 'updated' | 'removed';
+
+/**
+ * Runs `write` on each batch of `rows`, every batch in its own transaction with an audit entry saying what it
+ * wrote: an interrupted sync leaves an audited, counted part of its work (see data-sources/progress.ts).
+ */
+async function inBatches<T>(context: ImportContext, shape: TableShape, change: Change, rows: readonly T[], write: (tx: Db, batch: T[]) => Promise<void>): Promise<void> {
+  for (const batch of chunks(rows)) {
+    await inTransaction(context.services, context.actor, async (uow) => {
+      await write(uow.tx, batch);
+      await auditBatch(uow, shape, change, batch.length);
+    }, TRANSACTION);
+  }
 }
+
+const auditBatch = (uow: UnitOfWork, shape: TableShape, change: Change, count: number) =>
+  uow.audit({ action: 'sync_attack_catalog', entityType: shape.table, details: { [change]: count } });
 
 /** Inserts then updates one kind of item, batch by batch. */
 async function writeKind<R>(context: ImportContext, shape: TableShape, plan: KindPlan<R>, toRow: (record: R) => Row): Promise<void> {
-  await inBatches(context, plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
-  await inBatches(context, plan.updates, (tx, batch) => updateRows(tx, shape, 'id', batch.map(toRow)));
+  await inBatches(context, shape, 'created', plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
+  await inBatches(context, shape, 'updated', plan.updates, (tx, batch) => updateRows(tx, shape, 'id', batch.map(toRow)));
 }
 
 /** New techniques, the coverage event and the leads' notification commit together. */
@@ -61,6 +75,7 @@ async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): 
   if (!plan.inserts.length) return;
   await inTransaction(context.services, context.actor, async (uow) => {
     await insertRows(uow.tx, TABLES.techniques, plan.inserts.map(techniqueRow));
+    await auditBatch(uow, TABLES.techniques, 'created', plan.inserts.length);
     uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
     await notifyLeads(uow, plan.inserts.map((technique) => technique.ttpId));
   }, TRANSACTION);
@@ -81,9 +96,9 @@ async function notifyLeads(uow: UnitOfWork, ttpIds: string[]): Promise<void> {
 }
 
 async function writeLinks(context: ImportContext, shape: TableShape, plan: LinkPlan, toRow: (link: StoredLink) => Row): Promise<void> {
-  await inBatches(context, plan.removals, (tx, batch) => deleteRows(tx, shape, 'stix_id', batch));
-  await inBatches(context, plan.updates, (tx, batch) => updateRows(tx, shape, 'stix_id', batch.map(toRow)));
-  await inBatches(context, plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
+  await inBatches(context, shape, 'removed', plan.removals, (tx, batch) => deleteRows(tx, shape, 'stix_id', batch));
+  await inBatches(context, shape, 'updated', plan.updates, (tx, batch) => updateRows(tx, shape, 'stix_id', batch.map(toRow)));
+  await inBatches(context, shape, 'created', plan.inserts, (tx, batch) => insertRows(tx, shape, batch.map(toRow)));
 }
 
 const linkSummary = (plan: LinkPlan) => ({ ...summary(plan), removed: plan.removals.length });
@@ -106,8 +121,8 @@ async function currentCounts(services: Services): Promise<Record<string, number>
 /**
  * Synchronises the ATT&CK Enterprise catalog from a STIX 2.1 bundle: tactics, techniques and sub-techniques,
  * mitigations and their `mitigates` links, intrusion sets and their `uses` links. Only what changed is
- * written, in batches of their own transactions; a second run of the same bundle writes nothing but its
- * audit entry. Custom techniques are never touched, and nothing revoked or deprecated is deleted.
+ * written, in batches of their own transactions, each with its audit entry; a second run of the same bundle
+ * writes nothing but its summary audit entry. Custom techniques are never touched, and nothing revoked or deprecated is deleted.
  */
 export const importAttackEnterprise: Importer = async (context): Promise<ImportReport> => {
   const { services, location, log } = context;
@@ -148,7 +163,7 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
 
   await writeKind(context, TABLES.tactics, tacticPlan, tacticRow);
   await storeNewTechniques(context, techniquePlan);
-  await inBatches(context, techniquePlan.updates, (tx, batch) => updateRows(tx, TABLES.techniques, 'id', batch.map(techniqueRow)));
+  await inBatches(context, TABLES.techniques, 'updated', techniquePlan.updates, (tx, batch) => updateRows(tx, TABLES.techniques, 'id', batch.map(techniqueRow)));
   await writeKind(context, TABLES.mitigations, mitigationPlan, mitigationRow);
   await writeKind(context, TABLES.threatActors, actorPlan, actorRow);
   await writeLinks(context, TABLES.techniqueMitigations, mitigatesPlan, techniqueMitigationRow);

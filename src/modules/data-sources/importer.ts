@@ -7,6 +7,11 @@ export interface ImportContext {
   services: Services;
   /** http(s) URL, file: URL or local path of the source. */
   location: string;
+  /**
+   * Writes go through `inTransaction(services, actor, …)` with this actor, one audit entry per committed batch
+   * saying what it wrote (`details: { created | updated | removed | deactivated: count or ids }`): during a sync
+   * the actor carries the run, so each entry names it and counts on the run's `committed` (data-sources/progress.ts).
+   */
   actor: Actor;
   log: Logger;
 }

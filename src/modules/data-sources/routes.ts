@@ -1,7 +1,7 @@
 import { body, path, type Route } from '../../../rest-adapter/types.ts';
 import { dataSourceRoles } from './permissions.ts';
 
-const RUN_FIELDS = `id trigger status started_at: startedAt finished_at: finishedAt changes error triggered_by: triggeredById`;
+const RUN_FIELDS = `id trigger status started_at: startedAt finished_at: finishedAt changes committed error triggered_by: triggeredById`;
 const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error last_run_at: lastRunAt last_success_at: lastSuccessAt
   item_counts: itemCounts licence { name url notice } next_run_time: nextRunTime last_run: lastRun { ${RUN_FIELDS} } created_at: createdAt updated_at: updatedAt`;
 
@@ -27,10 +27,12 @@ export const dataSourcesRoutes: Route[] = [
     method: 'POST',
     path: '/data-sources/:id/sync',
     tag: 'Data sources',
-    summary: 'Queue a manual sync: 202 with the queued source, run and job id; 409 SYNC_IN_PROGRESS while one is queued or running',
+    summary:
+      'Queue a manual sync: 202 with the queued source, run, job id, the number of workers of the sync queue and a detail ' +
+      '(which says when the job waits for a worker); 409 SYNC_IN_PROGRESS while one is queued or holds the source\'s lease',
     roles: dataSourceRoles.sync,
     status: 202,
-    document: `mutation ($id: String!) { syncDataSource(id: $id) { data_source: dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } job_id: jobId } }`,
+    document: `mutation ($id: String!) { syncDataSource(id: $id) { data_source: dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } job_id: jobId workers detail } }`,
     variables: { id: path('id') },
   },
 ];

@@ -23,10 +23,19 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
   fields: (t) => ({
     id: t.exposeID('id'),
     trigger: t.exposeString('trigger', { description: 'manual (POST …/sync), schedule, or api (a system endpoint such as sync-ttp).' }),
-    status: t.expose('status', { type: SyncStatusEnum, description: 'queued, running, succeeded or failed.' }),
+    status: t.expose('status', { type: SyncStatusEnum, description: 'queued, running, succeeded or failed (an interrupted run is failed, with the reason in error).' }),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-    changes: t.expose('changes', { type: 'JSON', description: 'By kind of item: new, updated, unchanged, revoked … (counts or short id lists).' }),
+    changes: t.expose('changes', {
+      type: 'JSON',
+      description:
+        'By kind of item: new, updated, unchanged, revoked … (counts or short id lists). A run that completed one whose process died adds ' +
+        '`resumed`: the interrupted run ids and what they had committed.',
+    }),
+    committed: t.expose('committed', {
+      type: 'JSON',
+      description: 'What the run\'s committed batches wrote, by kind of item and change (created, updated, removed …), counted as each batch commits.',
+    }),
     error: t.exposeString('error', { nullable: true }),
     triggeredById: t.exposeString('triggeredById', { nullable: true, description: 'The user who asked for it; null for scheduled syncs.' }),
   }),
@@ -83,13 +92,18 @@ export const DataSourceType = builder.prismaObject('DataSource', {
 export const DataSourceRunPage = pageType('DataSourceRunPage', DataSourceRunType);
 
 export const DataSourceSyncRequestType = builder
-  .objectRef<{ dataSource: DataSource; run: DataSourceRun; jobId: string }>('DataSourceSyncRequest')
+  .objectRef<{ dataSource: DataSource; run: DataSourceRun; jobId: string; workers: number | null; detail: string }>('DataSourceSyncRequest')
   .implement({
     description: 'A sync queued as a background job.',
     fields: (t) => ({
       dataSource: t.field({ type: DataSourceType, resolve: (request) => request.dataSource, description: 'The source, now queued.' }),
       run: t.field({ type: DataSourceRunType, resolve: (request) => request.run, description: 'The queued run; follow it with dataSourceRuns.' }),
       jobId: t.exposeString('jobId'),
+      workers: t.exposeInt('workers', {
+        nullable: true,
+        description: 'How many processes work the sync queue now: 0 means the job waits until a worker starts; null when unknown.',
+      }),
+      detail: t.exposeString('detail', { description: 'What happens next, in words (e.g. that the job waits for a worker).' }),
     }),
   });
 

@@ -7,11 +7,19 @@ export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
 export type CheckStatus = 'ok' | 'error';
 
+/** ok: at least one process works the job queues; none: jobs wait (e.g. no `npm run worker` with Redis); unknown: Redis unreachable. */
+export type WorkersStatus = 'ok' | 'none' | 'unknown';
+
+/**
+ * Anonymous callers get status words only; admins also get the details (`engine`, `driver`, `count`), which are
+ * null for everyone else: the health check is public and must not describe the deployment to strangers.
+ */
 export interface Health {
   status: 'ok' | 'degraded';
-  database: { status: CheckStatus; engine: Services['db']['engine'] };
+  database: { status: CheckStatus; engine: Services['db']['engine'] | null };
   redis: { status: CheckStatus | 'disabled' };
-  storage: { status: CheckStatus; driver: StorageDriver };
+  storage: { status: CheckStatus; driver: StorageDriver | null };
+  workers: { status: WorkersStatus; count: number | null };
 }
 
 async function passes(check: () => Promise<unknown>): Promise<CheckStatus> {
@@ -40,19 +48,27 @@ async function redisStatus(services: Services): Promise<Health['redis']['status'
 /** Disk: DATA_DIR/evidence is writable (created when missing). S3: the bucket exists and answers. */
 const storageStatus = (services: Services) => passes(() => services.storage.objects.check());
 
-/** The state of the database, Redis and storage; degraded when the database or a configured Redis fails. */
-export async function checkHealth(services: Services): Promise<Health> {
-  const [database, redis, storage] = await Promise.all([
+export const workersStatus = (count: number | null): WorkersStatus => (count === null ? 'unknown' : count > 0 ? 'ok' : 'none');
+
+/**
+ * The state of the database, Redis, storage and job workers; degraded when the database or a configured Redis
+ * fails. Missing workers do not degrade it: the API still serves, and a load balancer must not drop it for that.
+ * `detailed` (admins) adds the engine, driver and worker count.
+ */
+export async function checkHealth(services: Services, detailed = false): Promise<Health> {
+  const [database, redis, storage, workers] = await Promise.all([
     passes(() => services.prisma.$queryRaw`SELECT 1`),
     redisStatus(services),
     storageStatus(services),
+    services.jobs.workerCount(),
   ]);
   const degraded = database !== 'ok' || redis === 'error';
   return {
     status: degraded ? 'degraded' : 'ok',
-    database: { status: database, engine: services.db.engine },
+    database: { status: database, engine: detailed ? services.db.engine : null },
     redis: { status: redis },
-    storage: { status: storage, driver: services.storage.objects.driver },
+    storage: { status: storage, driver: detailed ? services.storage.objects.driver : null },
+    workers: { status: workersStatus(workers), count: detailed ? workers : null },
   };
 }
 
