@@ -53,14 +53,15 @@ describe('CSRF on REST', () => {
   });
 
   it('a JSON cookie POST from a foreign Origin, a foreign Referer, or with Sec-Fetch-Site cross-site or same-site is refused', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: FOREIGN },
       { origin: 'null' },
       { referer: `${FOREIGN}/page` },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site', origin: ownOrigin },
       { origin: ownOrigin.replace('127.0.0.1', 'localhost') },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const user = newUser();
       const response = await postJson('/api/v1/users', { cookie: adminCookie, ...headers }, user);
       expect(response, JSON.stringify(headers)).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED', detail: expect.any(String) } });
@@ -69,7 +70,8 @@ describe('CSRF on REST', () => {
   });
 
   it('the same cookie POST from the service\'s own page succeeds', async () => {
-    for (const headers of [{ origin: ownOrigin, 'sec-fetch-site': 'same-origin' }, { referer: `${ownOrigin}/graphiql` }, { 'sec-fetch-site': 'none' }, {}]) {
+    const own: Record<string, string>[] = [{ origin: ownOrigin, 'sec-fetch-site': 'same-origin' }, { referer: `${ownOrigin}/graphiql` }, { 'sec-fetch-site': 'none' }, {}];
+    for (const headers of own) {
       const user = newUser();
       const response = await postJson('/api/v1/users', { cookie: adminCookie, ...headers }, user);
       expect(response, JSON.stringify(headers)).toMatchObject({ status: 201, body: { username: user.username, role: 'admin' } });
@@ -95,7 +97,8 @@ describe('CSRF on REST', () => {
 describe('the login form', () => {
   it('still signs in with a form-encoded body, from a script or from the service\'s own page', async () => {
     const user = await app.createUser();
-    for (const headers of [{}, { origin: ownOrigin, 'sec-fetch-site': 'same-origin' }]) {
+    const pages: Record<string, string>[] = [{}, { origin: ownOrigin, 'sec-fetch-site': 'same-origin' }];
+    for (const headers of pages) {
       const response = await post('/api/v1/auth/login', headers, new URLSearchParams({ username: user.username, password: TEST_PASSWORD }));
       expect(response).toMatchObject({ status: 200, body: { access_token: expect.any(String), token_type: 'bearer' } });
     }

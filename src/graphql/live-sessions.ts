@@ -37,19 +37,26 @@ export function connectionCredential(connectionParams: Readonly<Record<string, u
 export class LiveSessions {
   private readonly byUser = new Map<string, Set<LiveSocket>>();
   private readonly stopListening: Array<() => void>;
+  /** Counts the events heard, so a connection authenticated while one arrived is checked once more. */
+  private eventsHeard = 0;
 
   constructor(private readonly services: Services) {
     const { bus } = services;
+    const recheck = (userId: string) => {
+      this.eventsHeard++;
+      return this.recheck(userId);
+    };
     this.stopListening = [
-      bus.on('session.ended', (event) => this.recheck(event.payload.userId)),
-      bus.on('user.changed', (event) => this.recheck(event.payload.userId)),
-      bus.on('api_key.changed', (event) => (event.payload.change === 'revoked' ? this.recheck(event.payload.userId) : undefined)),
+      bus.on('session.ended', (event) => recheck(event.payload.userId)),
+      bus.on('user.changed', (event) => recheck(event.payload.userId)),
+      bus.on('api_key.changed', (event) => (event.payload.change === 'revoked' ? recheck(event.payload.userId) : undefined)),
     ];
   }
 
   /** Follows a connection that signed in with `credential`; anonymous or refused credentials are not followed. */
   async track(socket: WebSocket, credential: string | null): Promise<void> {
     if (!credential) return;
+    const heardBefore = this.eventsHeard;
     const { principal } = await authenticate(this.services, credential);
     if (!principal || socket.readyState !== socket.OPEN) return;
     const live: LiveSocket = { socket, credential, userId: principal.userId, role: principal.role };
@@ -57,6 +64,7 @@ export class LiveSessions {
     this.byUser.set(live.userId, sockets.add(live));
     socket.once('close', () => this.forget(live));
     if (principal.expiresAt) this.closeAtExpiry(live, principal.expiresAt.getTime());
+    if (this.eventsHeard !== heardBefore) await this.recheck(live.userId);
   }
 
   /** Closes the user's connections whose credential no longer signs in, or whose role changed. */
