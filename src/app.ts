@@ -6,9 +6,8 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request } from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { pinoHttp } from 'pino-http';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
-import { credentialOf } from './auth/authenticate.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError } from './graphql/errors.ts';
 import { cleanLiteralsRule, inputGuardPlugin, subscriptionInputProblem } from './graphql/input-guard.ts';
@@ -16,9 +15,16 @@ import { apolloLimits } from './graphql/limits/apollo.ts';
 import { graphqlBodyParser, graphqlBodyTooLarge } from './graphql/limits/http.ts';
 import { graphqlLimitsOf } from './graphql/limits/rules.ts';
 import { subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
+import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
+import { requireMediaType } from './http/content-type.ts';
+import { refuseCrossSite } from './http/csrf.ts';
+import { finalErrorHandler, graphqlHttpErrors, notFoundAsJson } from './http/errors.ts';
+import { noStoreForPrivateAnswers, securityHeaders } from './http/headers.ts';
+import { originPolicy, type OriginPolicy } from './http/origin.ts';
+import { verifyUpgradeOrigin } from './http/websocket-origin.ts';
 import { staticPages } from './pages.ts';
 import type { Services } from './services.ts';
 import { SHUTDOWN_GRACE_MS } from './shutdown.ts';
@@ -34,6 +40,18 @@ function trustProxySetting(value: string): boolean | string | number {
   if (value === 'true') return true;
   if (value === 'false') return false;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * The checks of a WebSocket upgrade, before graphql-ws sees it: cross-site upgrades carrying the session cookie are
+ * refused (403), then the connection caps apply (503/429); frames are limited to the configured size.
+ */
+function upgradeChecks(origins: OriginPolicy, caps: WebSocketCaps): Pick<ServerOptions, 'maxPayload' | 'verifyClient'> {
+  const sameOrigin = verifyUpgradeOrigin(origins);
+  const { maxPayload, verifyClient: withinCaps } = caps.serverOptions();
+  const verifyClient: VerifyClientCallbackAsync<IncomingMessage> = (info, done) =>
+    sameOrigin(info, (accepted, ...refusal) => (accepted ? (withinCaps as VerifyClientCallbackAsync<IncomingMessage>)(info, done) : done(accepted, ...refusal)));
+  return { maxPayload, verifyClient };
 }
 
 /** The HTTP server: REST under /api/v1, GraphQL (HTTP and WebSocket) at /graphql, local docs pages. */
@@ -56,6 +74,10 @@ export async function createApp(services: Services): Promise<App> {
     }),
   );
 
+  app.use(securityHeaders());
+  const origins = originPolicy(services.config, app.get('trust proxy fn'));
+  const debugErrors = services.config.DEBUG_ERRORS;
+
   const server = createServer(app);
   const contextFor = (req: Request): Promise<Context> =>
     buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
@@ -67,25 +89,28 @@ export async function createApp(services: Services): Promise<App> {
     app.get('trust proxy fn'),
   );
   const withinLimits = subscribeWithinLimits(schema, limits, [cleanLiteralsRule]);
-  const wsServer = new WebSocketServer({ server, path: '/graphql', ...wsCaps.serverOptions() });
+  const wsServer = new WebSocketServer({ server, path: '/graphql', ...upgradeChecks(origins, wsCaps) });
   wsServer.on('connection', (socket, request) => wsCaps.track(socket, request));
+  const liveSessions = new LiveSessions(services);
   const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       schema,
+      isProd: !debugErrors,
       connectionInitWaitTimeout: config.WS_CONNECTION_INIT_TIMEOUT,
+      // Followed so that the connection closes when its session ends or its role changes.
+      onConnect: (ctx) => liveSessions.track(ctx.extra.socket, connectionCredential(ctx.connectionParams, ctx.extra.request.headers)),
       onSubscribe: (ctx, id, payload) => subscriptionInputProblem(payload.variables) ?? withinLimits(ctx, id, payload),
-      context: (ctx) => {
-        const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        const credential = typeof fromParams === 'string' ? fromParams.replace(/^Bearer\s+/i, '') : credentialOf(ctx.extra.request.headers);
-        return buildContext(
+      context: (ctx) =>
+        buildContext(
           services,
           { headers: ctx.extra.request.headers, clientIp: ctx.extra.request.socket.remoteAddress ?? '', requestId: randomUUID(), log: services.log },
-          credential,
-        );
-      },
+          connectionCredential(ctx.connectionParams, ctx.extra.request.headers),
+        ),
       // The same error policy as over HTTP: domain errors with their code, internal ones masked.
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log)) } : undefined,
+        result.errors
+          ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log, undefined, debugErrors)) }
+          : undefined,
       onError: (_ctx, _id, _payload, errors) => {
         services.log.warn({ errors: errors.map((error) => error.message) }, 'subscription error');
       },
@@ -99,14 +124,15 @@ export async function createApp(services: Services): Promise<App> {
     ...apolloLimited.options,
     validationRules: [...apolloLimited.options.validationRules, cleanLiteralsRule],
     introspection: true,
-    formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
+    includeStacktraceInErrorResponses: debugErrors,
+    formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log, undefined, debugErrors),
     // main.ts and workers/main.ts own SIGTERM/SIGINT (src/shutdown.ts): Apollo's handlers re-raise the signal.
     stopOnTerminationSignals: false,
     plugins: [
       inputGuardPlugin,
       // Closes idle keep-alive connections at once; in-flight requests (REST too: same server) get the grace period.
       ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: SHUTDOWN_GRACE_MS }),
-      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
+      { async serverWillStart() { return { async drainServer() { liveSessions.dispose(); await wsCleanup.dispose(); } }; } },
       ...apolloLimited.plugins,
     ],
   });
@@ -114,13 +140,19 @@ export async function createApp(services: Services): Promise<App> {
 
   // Before the REST router, whose catch-all 404 would otherwise swallow /api/v1/docs.
   app.use(staticPages(services.config.GRAPHIQL));
-  app.use('/api/v1', restRouter(schema, services, contextFor, limits));
+  app.use(['/api/v1', '/graphql'], noStoreForPrivateAnswers);
+  app.use('/api/v1', refuseCrossSite(origins), restRouter(schema, services, contextFor, limits));
+  app.post('/graphql', refuseCrossSite(origins), requireMediaType('application/json'));
   app.use(
     '/graphql',
     graphqlBodyParser(config.GRAPHQL_MAX_BODY),
     graphqlBodyTooLarge(config.GRAPHQL_MAX_BODY),
     expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }),
+    graphqlHttpErrors(),
   );
+  // Every other answer is JSON too: unknown paths and errors no router answered.
+  app.use(notFoundAsJson);
+  app.use(finalErrorHandler(services.log));
 
   return {
     server,

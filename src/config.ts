@@ -41,6 +41,20 @@ const size = z.string().transform((value, ctx) => {
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalUrl = z.string().url().optional();
 
+/** "https://a.example, https://b.example:8443" → normalised origins (scheme://host[:port], no path). */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const url = URL.canParse(item) ? new URL(item) : null;
+    if (!url || !['http:', 'https:'].includes(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin (use e.g. https://violet.example.com)` });
+      return z.NEVER;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -94,6 +108,10 @@ const envSchema = z.object({
   // died and the next sync takes over. The embedded database refuses a DATA_DIR another live process holds.
   SYNC_LEASE: duration.prefault('45s'),
   SYNC_HEARTBEAT: duration.prefault('10s'),
+  // Cross-site protection: origins the browser UI may be served from besides PUBLIC_URL (when neither is set,
+  // the request's own host), and whether error answers may carry stack traces (never by default).
+  ALLOWED_ORIGINS: originList.prefault(''),
+  DEBUG_ERRORS: flag.default(false),
 });
 
 export type Config = z.infer<typeof envSchema>;

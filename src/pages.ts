@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express from 'express';
+import { pagePolicy } from './http/headers.ts';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
@@ -29,10 +30,8 @@ const DOCS_PAGE = `<!doctype html>
 /** Local GraphiQL and REST docs pages with their assets served from node_modules (no CDN). */
 export function staticPages(graphiql: boolean) {
   const router = express.Router();
-  const page = (html: string) => (_req: express.Request, res: express.Response) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:");
-    res.type('html').send(html);
-  };
+  const policy = pagePolicy();
+  const page = (html: string) => [policy, (_req: express.Request, res: express.Response) => void res.type('html').send(html)];
   router.get('/api/v1/docs', page(DOCS_PAGE));
   router.use('/static/swagger-ui', express.static(packageDir('swagger-ui-dist')));
   if (graphiql) {

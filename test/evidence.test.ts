@@ -258,12 +258,12 @@ describe('evidence on disk', () => {
     expect((await f.upload(testId, f.token('red_tech'), [filePart(Buffer.from('after'))], '?team=red')).status).toBe(201);
   });
 
-  it('a request without a file, or not multipart, answers 400', async () => {
+  it('a request without a file answers 400; a body that is not multipart answers 415', async () => {
     const testId = await f.createTest('red_executing');
     const noFile = await f.upload(testId, f.token('red_tech'), [{ name: 'team', value: 'red' }]);
     expect(noFile).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'file' } });
     const json = await app.api('POST', `/tests/${testId}/evidence?team=red`, { token: f.token('red_tech'), body: { file: 'x' } });
-    expect(json).toMatchObject({ status: 400, body: { field: 'file' } });
+    expect(json).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be multipart/form-data' } });
     const twoFiles = await f.upload(testId, f.token('red_tech'), [filePart(Buffer.from('1')), filePart(Buffer.from('2'))], '?team=red');
     expect(twoFiles).toMatchObject({ status: 400, body: { field: 'file' } });
     const { body: whole, contentType } = multipart([filePart(randomBytes(50_000))]);

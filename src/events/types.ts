@@ -5,6 +5,8 @@ export interface DomainEventPayloads {
   'technique.changed': { techniqueId: string; ttpId: string; change: 'created' | 'updated' | 'reviewed' };
   'coverage.changed': { techniqueIds: string[]; reason: string };
   'user.changed': { userId: string; change: 'created' | 'updated' | 'deactivated' | 'password_changed' };
+  /** A session token was revoked (logout): connections opened with it end. */
+  'session.ended': { userId: string; jti: string };
   'api_key.changed': { apiKeyId: string; userId: string; change: 'created' | 'revoked' };
   'test.changed': { testId: string; campaignId: string | null; change: string };
   'test.state_changed': { testId: string; techniqueId: string; campaignId: string | null; from: string; to: string };

@@ -3,8 +3,17 @@ import { domainErrorFrom } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
 import { tokenLimitErrorFrom } from './limits/errors.ts';
 
-/** What a client may learn from a GraphQL error: domain errors in full, internal ones not at all. */
-export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown, log: Logger, requestId?: string): GraphQLFormattedError {
+/**
+ * What a client may learn from a GraphQL error: domain errors in full, internal ones not at all, and stack
+ * traces only when `keepStacktrace` (DEBUG_ERRORS) says so.
+ */
+export function formatGraphqlError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  log: Logger,
+  requestId?: string,
+  keepStacktrace = false,
+): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
   // A document over the token limit fails to parse; it is answered with the limit's code, not as a syntax error.
   const domain = domainErrorFrom(original) ?? tokenLimitErrorFrom(error);
@@ -24,5 +33,11 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
       extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500, request_id: requestId },
     };
   }
-  return formatted;
+  return keepStacktrace ? formatted : withoutStacktrace(formatted);
+}
+
+function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (!formatted.extensions || !('stacktrace' in formatted.extensions)) return formatted;
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
+import { event } from '../../events/bus.ts';
 import { InvalidCredentialsError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
@@ -55,6 +56,7 @@ export async function logout(services: Services, principal: Principal): Promise<
   await services.prisma.auditLog.create({
     data: { userId: principal.userId, username: principal.username, action: 'logout', entityType: 'user', entityId: principal.userId, details: {} },
   });
+  await services.bus.publish([event('session.ended', { userId: principal.userId, jti: principal.jti }, principal.userId)]);
 }
 
 const changePasswordSchema = z.object({
