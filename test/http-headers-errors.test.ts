@@ -86,10 +86,10 @@ describe('error bodies', () => {
     expect(await response.json()).toEqual({ errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST', status: 400 } }] });
   });
 
-  it('an oversized body on /graphql answers 413 as JSON', async () => {
+  it('an oversized body on /graphql answers 413 QUERY_TOO_LARGE as JSON', async () => {
     const response = await graphqlPost(JSON.stringify({ query: `{ __typename }#${'x'.repeat(1_100_000)}` }));
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ errors: [{ extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+    expect(await response.json()).toMatchObject({ errors: [{ extensions: { code: 'QUERY_TOO_LARGE', status: 413 } }] });
   });
 
   it('unknown paths outside /api/v1 and undecodable ones answer JSON, never an HTML page', async () => {
