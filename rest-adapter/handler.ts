@@ -75,7 +75,8 @@ function variablesFor(route: GraphqlRoute, operation: PreparedOperation, req: Re
     const type = operation.variableTypes.get(name);
     if (!type) throw new Error(`${route.method} ${route.path}: no variable $${name} in its document`);
     if (source.from === 'path') {
-      variables[name] = req.params[source.name];
+      // Through the variable's type like a query value, so a malformed id is a 400 naming the parameter.
+      variables[name] = coerceQueryValue(req.params[source.name], type, source.name);
     } else if (source.from === 'query') {
       const raw = (req.query as Record<string, unknown>)[source.name];
       if (raw !== undefined && raw !== '') variables[name] = coerceQueryValue(raw, type, source.name);

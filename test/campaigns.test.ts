@@ -238,7 +238,7 @@ describe('the tests of a campaign', () => {
       body: { validated: 2, total: 6, percentage: 33.33, by_state: { draft: 1, red_executing: 1, blue_evaluating: 0, in_review: 1, rejected: 1, validated: 2 } },
     });
     expect(await app.api('GET', `/campaigns/${randomUUID()}/progress`, { token: t.viewer.token })).toMatchObject({ status: 404 });
-    expect(await app.api('GET', '/campaigns/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 404 });
+    expect(await app.api('GET', '/campaigns/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
   });
 });
 

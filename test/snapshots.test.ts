@@ -328,8 +328,8 @@ describe('access and bad input', () => {
   });
 
   it('bad ids, names, periods and dates answer 4xx naming the field', async () => {
-    expect((await app.api('GET', '/snapshots/not-a-uuid', { token: viewer })).status).toBe(404);
-    expect((await app.api('DELETE', '/snapshots/not-a-uuid', { token: admin })).status).toBe(404);
+    expect((await app.api('GET', '/snapshots/not-a-uuid', { token: viewer })).status).toBe(400);
+    expect((await app.api('DELETE', '/snapshots/not-a-uuid', { token: admin })).status).toBe(400);
     expect(await app.api('POST', '/snapshots', { token: admin, body: { name: '  ' } })).toMatchObject({ status: 400, body: { field: 'name' } });
     expect(await app.api('POST', '/snapshots', { token: admin, body: { colour: 'red' } })).toMatchObject({ status: 400, body: { field: 'colour' } });
     expect(await app.api('GET', '/dashboard/posture-history?period=7d', { token: viewer })).toMatchObject({ status: 400, body: { field: 'period' } });

@@ -368,13 +368,13 @@ describe('test templates over REST', () => {
     const unknown = randomUUID();
     for (const [method, path, token] of [
       ['GET', `/test-templates/${unknown}`, viewer],
-      ['GET', '/test-templates/not-a-uuid', viewer],
       ['PATCH', `/test-templates/${unknown}`, lead],
       ['POST', `/test-templates/${unknown}/toggle-active`, admin],
       ['DELETE', `/test-templates/${unknown}`, lead],
     ] as const) {
       expect(await app.api(method, path, { token, body: method === 'GET' ? undefined : { name: 'x' } }), `${method} ${path}`).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     }
+    expect(await app.api('GET', '/test-templates/not-a-uuid', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
   });
 });
 

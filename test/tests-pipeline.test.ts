@@ -235,7 +235,7 @@ describe('the earlier lifecycle endpoints on the same machine', () => {
 });
 
 describe('reading and listing', () => {
-  it('GET /tests/{id} answers the full test; unknown or malformed ids answer 404', async () => {
+  it('GET /tests/{id} answers the full test; unknown ids answer 404, malformed ones 400 naming the id', async () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.red_lead, techniqueId);
     const read = await app.api('GET', `/tests/${id}`, { token: t.viewer.token });
@@ -251,9 +251,9 @@ describe('reading and listing', () => {
     expect(detailed.body.evidences).toEqual([expect.objectContaining({ id: evidence.id, test_id: id, team: 'red', file_name: 'run.log', sha256_hash: 'ab'.repeat(32) })]);
     expect(detailed.body.detection_evaluations).toEqual([expect.objectContaining({ test_id: id, triggered: true, rule_title: 'Encoded PowerShell', rule_author: 'Someone' })]);
     expect(await app.api('GET', '/tests/00000000-0000-4000-8000-000000000000', { token: t.viewer.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('GET', '/tests/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('GET', '/tests/not-a-uuid/timeline', { token: t.viewer.token })).toMatchObject({ status: 404 });
-    expect(await app.api('POST', '/tests/not-a-uuid/start-execution', { token: t.admin.token })).toMatchObject({ status: 404 });
+    expect(await app.api('GET', '/tests/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
+    expect(await app.api('GET', '/tests/not-a-uuid/timeline', { token: t.viewer.token })).toMatchObject({ status: 400 });
+    expect(await app.api('POST', '/tests/not-a-uuid/start-execution', { token: t.admin.token })).toMatchObject({ status: 400 });
   });
 
   it('filters by state, technique, campaign, assignee, platform, creator and pending validation side, with the page envelope', async () => {

@@ -237,7 +237,7 @@ describe('threat actors in GraphQL', () => {
       await actor({ externalId: `G08${String(index).padStart(2, '0')}`, name: `Bulk Actor ${index}`, uses: { T1003: `p${index}`, T1566: `q${index}` } });
     }
     const query = `query ($limit: Int) {
-      threatActors(limit: $limit) { total items { name techniqueCount techniques { ttpId name procedure technique { ttpId threatActors { name } } } } }
+      threatActors(limit: $limit) { total items { name techniqueCount techniques { ttpId name procedure technique { ttpId name } } } }
     }`;
     let small: any;
     let large: any;
