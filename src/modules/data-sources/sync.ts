@@ -3,6 +3,7 @@ import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import { DomainError, NotFoundError } from '../../errors.ts';
 import type { DataSource, DataSourceKind, SyncStatus } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
+import { SourceUnavailableError } from '../../sources/location.ts';
 import type { ImportReport } from './importer.ts';
 import { importers } from './importers.ts';
 import { getDataSource, SYNC_JOB } from './service.ts';
@@ -29,7 +30,12 @@ const claimable = (id: string, busy: SyncStatus[]): Prisma.DataSourceWhereInput 
   OR: [{ status: { notIn: busy } }, { updatedAt: { lt: staleBefore() } }],
 });
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+/**
+ * What a failed sync records (on the source, its run and the audit log): the reason a source error gives in our
+ * own words, never another error's message, which may quote the source's contents or an internal server's answer.
+ */
+const recordedFailure = (error: unknown) =>
+  (error instanceof SourceUnavailableError ? error.message : 'The import failed; the server log has the details').slice(0, MAX_ERROR_LENGTH);
 
 /**
  * Syncs one source now, in this process: marks it running (409 SYNC_IN_PROGRESS when another sync of it is
@@ -61,7 +67,7 @@ export async function runSync(services: Services, source: DataSource, actor: Act
     report = await importers[source.kind]({ services, location: source.location, actor, log });
   } catch (error) {
     log.warn({ err: error, location: source.location }, 'data source sync failed');
-    await finish(services, actor, source, run.id, trigger, { status: 'failed', error: messageOf(error) });
+    await finish(services, actor, source, run.id, trigger, { status: 'failed', error: recordedFailure(error) });
     throw error;
   }
   await finish(services, actor, source, run.id, trigger, { status: 'succeeded', report });
@@ -122,7 +128,7 @@ export async function requestSync(services: Services, actor: Actor, idOrKind: st
     return { dataSource, run, jobId };
   } catch (error) {
     await services.prisma.$transaction([
-      services.prisma.dataSourceRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: `Could not be queued: ${messageOf(error)}` } }),
+      services.prisma.dataSourceRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: 'Could not be queued; the server log has the details' } }),
       services.prisma.dataSource.update({ where: { id: dataSource.id }, data: { status: before.status } }),
     ]);
     throw error;
