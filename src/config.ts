@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowList } from './net/allow-list.ts';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)?$/;
 const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -112,6 +113,15 @@ const envSchema = z.object({
   // the request's own host), and whether error answers may carry stack traces (never by default).
   ALLOWED_ORIGINS: originList.prefault(''),
   DEBUG_ERRORS: flag.default(false),
+  // Outgoing fetches of knowledge sources only reach public unicast addresses, plus these internal mirrors:
+  // comma-separated host names, addresses or CIDRs (e.g. "mirror.internal,10.8.0.0/16").
+  SOURCE_ALLOWED_HOSTS: z.string().default('').superRefine((value, ctx) => {
+    try {
+      parseAllowList(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../src/events/types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { FILE_SERVER_ENV, serveFiles, type FileServer } from './helpers/file-server.ts';
 import { referenceData } from './helpers/reference-data.ts';
 
 const DATA = referenceData('attack');
@@ -76,7 +76,7 @@ beforeAll(async () => {
     return file ? readFile(file) : undefined;
   });
 
-  [app, v17, v18] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false' }), readBundle(V17), readBundle(V18)]);
+  [app, v17, v18] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), readBundle(V17), readBundle(V18)]);
   admin = await app.tokenFor('admin');
   app.services.bus.on('coverage.changed', (event) => void coverageEvents.push(event));
   for (const [name, options] of Object.entries({

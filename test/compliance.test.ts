@@ -6,7 +6,7 @@ import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { importCsaCcm, importNist80053 } from '../src/modules/compliance/importer.ts';
 import type { Importer, ImportReport } from '../src/modules/data-sources/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { FILE_SERVER_ENV, serveFiles, type FileServer } from './helpers/file-server.ts';
 import { referenceData } from './helpers/reference-data.ts';
 
 const CTID_DIR = referenceData('ctid');
@@ -92,7 +92,7 @@ const run = (importer: Importer, location: string): Promise<ImportReport> =>
   importer({ services: app.services, location, actor: SYSTEM_ACTOR, log: app.services.log });
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp(FILE_SERVER_ENV);
   viewer = await app.tokenFor('viewer');
   for (const { ttpId, statusGlobal, ...rest } of CATALOG) {
     await app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, statusGlobal, revoked: 'revoked' in rest } });

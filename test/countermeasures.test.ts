@@ -7,7 +7,7 @@ import type { ImportReport } from '../src/modules/data-sources/importer.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { importD3fend } from '../src/modules/countermeasures/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { FILE_SERVER_ENV, serveFiles, type FileServer } from './helpers/file-server.ts';
 import { countQueries } from './helpers/queries.ts';
 import { referenceData } from './helpers/reference-data.ts';
 
@@ -56,7 +56,7 @@ const runImport = (location: string): Promise<ImportReport> =>
   importD3fend({ services: app.services, location, actor: SYSTEM_ACTOR, log: app.services.log });
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp(FILE_SERVER_ENV);
   viewer = await app.tokenFor('viewer');
   for (const technique of CATALOG) await app.services.prisma.technique.create({ data: { ...technique, isCustom: technique.ttpId === 'T9000' } });
   served.set(`/full/${MAPPINGS_FILE}`, mappingText);

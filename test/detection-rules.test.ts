@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import type { TestState } from '../src/generated/prisma/enums.ts';
 import { importSigma } from '../src/modules/detection-rules/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { FILE_SERVER_ENV, serveFiles, type FileServer } from './helpers/file-server.ts';
 import { countQueries } from './helpers/queries.ts';
 import { referenceData } from './helpers/reference-data.ts';
 
@@ -64,7 +64,7 @@ function zipOf(rules: SampleRule[], extra: Record<string, string> = {}): Uint8Ar
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp(FILE_SERVER_ENV);
   admin = await app.tokenFor('admin');
   blueLead = await app.tokenFor('blue_lead');
   server = await serveFiles((path) => archives.get(path));

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { importAtomicRedTeam } from '../src/modules/test-templates/importer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { serveFiles, type FileServer } from './helpers/file-server.ts';
+import { FILE_SERVER_ENV, serveFiles, type FileServer } from './helpers/file-server.ts';
 import { referenceData } from './helpers/reference-data.ts';
 
 const DATA = referenceData('atomic-red-team');
@@ -63,7 +63,7 @@ const templateByGuid = (guid: string) => app.services.prisma.testTemplate.findUn
 const t1003Yaml = () => readFileSync(join(ATOMICS, 'T1003', 'T1003.yaml'), 'utf8');
 
 beforeAll(async () => {
-  [app] = await Promise.all([startTestApp(), startMirror()]);
+  [app] = await Promise.all([startTestApp(FILE_SERVER_ENV), startMirror()]);
 });
 afterAll(async () => {
   await mirror.close();

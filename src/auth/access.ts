@@ -51,3 +51,13 @@ export function assertAccess(principal: Principal | null, rule: AccessRule, fail
     throw new ApiKeyScopeError('Administrative operations need an API key with the admin scope');
   }
 }
+
+/** Whether `assertAccess` would let the principal through: for answers that differ by caller instead of failing. */
+export function grants(principal: Principal | null, rule: AccessRule): boolean {
+  try {
+    assertAccess(principal, rule);
+    return true;
+  } catch {
+    return false;
+  }
+}

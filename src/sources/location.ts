@@ -1,14 +1,25 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
+import { parseAllowList } from '../net/allow-list.ts';
+import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../net/guarded-fetch.ts';
 
-/** A knowledge source could not be read: unreachable URL, missing file, HTTP error, or too large. */
+/**
+ * A knowledge source could not be read or understood: unreachable URL, missing file, HTTP error, too large, or not
+ * the expected format. `reason` is recorded on the source and shown to admins, so it is always our own wording:
+ * never file contents, parser excerpts or a remote server's answer (those go to the log through `cause`).
+ */
 export class SourceUnavailableError extends DomainError {
   override readonly status = 502;
   override readonly code = 'SOURCE_UNAVAILABLE';
-  constructor(location: string, reason: string) {
-    super(`Could not read ${location}: ${reason}`);
+  constructor(
+    location: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Could not read ${location}: ${reason}`, options);
     this.extra.location = location;
   }
 }
@@ -16,6 +27,63 @@ export class SourceUnavailableError extends DomainError {
 /** Larger answers are refused rather than buffered (the full ATT&CK bundle is ~35 MB). */
 export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 export const FETCH_TIMEOUT_MS = 120_000;
+
+/** What decides where sources may be fetched from: the allow-list of internal mirrors. */
+export type SourceAccess = Pick<Config, 'SOURCE_ALLOWED_HOSTS'>;
+
+/** One guarded fetch (and its connection pool) per allow-list, shared by every sync of the process. */
+const fetchers = new Map<string, GuardedFetch>();
+function sourceFetch(access: SourceAccess): GuardedFetch {
+  let fetcher = fetchers.get(access.SOURCE_ALLOWED_HOSTS);
+  if (!fetcher) {
+    fetcher = createGuardedFetch({ allowList: parseAllowList(access.SOURCE_ALLOWED_HOSTS) });
+    fetchers.set(access.SOURCE_ALLOWED_HOSTS, fetcher);
+  }
+  return fetcher;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out',
+  UND_ERR_BODY_TIMEOUT: 'timed out',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+const FILE_REASONS: Record<string, string> = {
+  ENOENT: 'file not found',
+  ENOTDIR: 'file not found',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'not a file',
+  ELOOP: 'too many symbolic links',
+};
+
+/** The errno-style code of an error or of the first of its causes that has one. */
+function codeOf(error: unknown): string | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code) return code;
+  }
+  return undefined;
+}
+
+/** Why a fetch failed, in our words. */
+function networkReason(error: unknown): string {
+  if (error instanceof DestinationRefusedError) return `refused (${error.message})`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  const code = codeOf(error);
+  if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return 'TLS handshake failed';
+  return 'connection failed';
+}
+
+const fileReason = (error: unknown) => FILE_REASONS[codeOf(error) ?? ''] ?? 'could not be read';
 
 export const isHttp = (location: string) => /^https?:\/\//i.test(location);
 
@@ -33,39 +101,57 @@ export function joinLocation(base: string, ...parts: string[]): string {
   return join(localPath(base), ...parts);
 }
 
-/** The bytes at a location (http(s) URL, file: URL or path). */
-export async function readSourceBytes(location: string): Promise<Buffer> {
-  if (isHttp(location)) {
-    let response: Response;
-    try {
-      response = await fetch(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-    } catch (error) {
-      throw new SourceUnavailableError(location, (error as Error).message);
+/** The bytes at a location (http(s) URL through the guarded fetch, file: URL or path). */
+export async function readSourceBytes(location: string, access: SourceAccess): Promise<Buffer> {
+  return isHttp(location) ? fetchSourceBytes(location, access) : readLocalBytes(location);
+}
+
+async function fetchSourceBytes(location: string, access: SourceAccess): Promise<Buffer> {
+  const tooLarge = () => new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+  try {
+    const response = await sourceFetch(access)(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new SourceUnavailableError(location, `HTTP ${response.status}`);
     }
-    if (!response.ok) throw new SourceUnavailableError(location, `HTTP ${response.status}`);
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > MAX_SOURCE_BYTES) throw new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_SOURCE_BYTES) throw tooLarge();
     const chunks: Buffer[] = [];
     let total = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response.body ?? []) {
       total += chunk.byteLength;
-      if (total > MAX_SOURCE_BYTES) throw new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+      if (total > MAX_SOURCE_BYTES) throw tooLarge();
       chunks.push(Buffer.from(chunk));
     }
     return Buffer.concat(chunks);
-  }
-  const path = localPath(location);
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new Error('not a file');
-    if (info.size > MAX_SOURCE_BYTES) throw new Error(`larger than ${MAX_SOURCE_BYTES} bytes`);
-    return await readFile(path);
   } catch (error) {
-    throw new SourceUnavailableError(location, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    if (error instanceof SourceUnavailableError) throw error;
+    throw new SourceUnavailableError(location, error instanceof TypeError && codeOf(error) === 'ERR_INVALID_URL' ? 'not a valid URL' : networkReason(error), { cause: error });
   }
 }
 
-export const readSourceText = async (location: string) => (await readSourceBytes(location)).toString('utf8');
+async function readLocalBytes(location: string): Promise<Buffer> {
+  let path: string;
+  try {
+    path = localPath(location);
+  } catch (error) {
+    throw new SourceUnavailableError(location, 'not a valid file: URL', { cause: error });
+  }
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw new SourceUnavailableError(location, fileReason(error), { cause: error });
+  }
+  if (!info.isFile()) throw new SourceUnavailableError(location, 'not a file');
+  if (info.size > MAX_SOURCE_BYTES) throw new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new SourceUnavailableError(location, fileReason(error), { cause: error });
+  }
+}
+
+export const readSourceText = async (location: string, access: SourceAccess) => (await readSourceBytes(location, access)).toString('utf8');
 
 /** Whether a location names a local directory. */
 export async function isLocalDirectory(location: string): Promise<boolean> {
@@ -84,7 +170,7 @@ export async function listLocalFiles(location: string, accept: (relativePath: st
   try {
     entries = await readdir(root, { recursive: true, withFileTypes: true });
   } catch (error) {
-    throw new SourceUnavailableError(location, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    throw new SourceUnavailableError(location, fileReason(error), { cause: error });
   }
   return entries
     .filter((entry) => entry.isFile())

@@ -11,7 +11,7 @@ import { page, parseInput } from '../../validation.ts';
 export const CAMPAIGN_TEST_PAGE = { defaultLimit: 100, maxLimit: 500 } as const;
 const campaignTestPage = page(CAMPAIGN_TEST_PAGE.defaultLimit, CAMPAIGN_TEST_PAGE.maxLimit);
 import '../threat-actors/types.ts';
-import '../users/types.ts';
+import { UserSummaryType } from '../users/types.ts';
 import { progressLoader, type CampaignProgress } from './progress.ts';
 import { nextOccurrence } from './schedule.ts';
 import { CAMPAIGN_TRANSITIONS, validCampaignTransitions } from './state-machine.ts';
@@ -74,7 +74,7 @@ export const CampaignType = builder.prismaObject('Campaign', {
     activatedAt: t.expose('activatedAt', { type: 'DateTime', nullable: true }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     createdById: t.exposeID('createdById'),
-    createdBy: t.relation('createdBy'),
+    createdBy: t.relation('createdBy', { type: UserSummaryType }),
     version: t.exposeInt('version', { description: 'Raised on every change.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

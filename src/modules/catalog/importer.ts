@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
-import { readSourceText, SourceUnavailableError } from '../../sources/location.ts';
+import { readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 import type { Importer, ImportContext, ImportReport } from '../data-sources/importer.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { chunks, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
@@ -35,12 +35,12 @@ const actorRow = (a: ThreatActorRecord & { id: string }): Row => ({
 });
 const techniqueMitigationRow = (l: StoredLink): Row => ({ stix_id: l.stixId, mitigation_id: l.sourceId, technique_id: l.targetId, description: l.description });
 
-async function loadCatalog(location: string): Promise<AttackCatalog> {
-  const json = await readSourceText(location);
+async function loadCatalog(location: string, access: SourceAccess): Promise<AttackCatalog> {
+  const json = await readSourceText(location, access);
   try {
     return parseAttackBundle(json);
   } catch (error) {
-    if (error instanceof InvalidBundleError) throw new SourceUnavailableError(location, error.message);
+    if (error instanceof InvalidBundleError) throw new SourceUnavailableError(location, error.message, { cause: error });
     throw error;
   }
 }
@@ -127,7 +127,7 @@ async function currentCounts(services: Services): Promise<Record<string, number>
 export const importAttackEnterprise: Importer = async (context): Promise<ImportReport> => {
   const { services, location, log } = context;
   const started = Date.now();
-  const catalog = await loadCatalog(location);
+  const catalog = await loadCatalog(location, services.config);
   const prisma = services.prisma;
   const [tactics, techniques, mitigations, actors, techniqueMitigations, actorTechniques] = await Promise.all([
     prisma.tactic.findMany(),

@@ -81,6 +81,7 @@ export interface AttackCatalog {
   uses: RelationshipRecord[];
 }
 
+/** The file is not an ATT&CK bundle. Messages are our own words (they are recorded on the data source), never the parser's. */
 export class InvalidBundleError extends Error {}
 
 const ATTACK_SOURCE = 'mitre-attack';
@@ -100,7 +101,8 @@ export function bundleObjects(json: string): StixObject[] {
   try {
     bundle = JSON.parse(json);
   } catch (error) {
-    throw new InvalidBundleError(`not JSON (${(error as Error).message})`);
+    // JSON.parse quotes the text around the fault, which may be a secret file's first bytes.
+    throw new InvalidBundleError('not a STIX bundle (not JSON)', { cause: error });
   }
   const objects = (bundle as { type?: unknown; objects?: unknown } | null)?.objects;
   if ((bundle as { type?: unknown } | null)?.type !== 'bundle' || !Array.isArray(objects)) {

@@ -1,4 +1,4 @@
-import { readSourceText, SourceUnavailableError } from '../../sources/location.ts';
+import { readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 
 /** A framework this service imports from the CTID Mappings Explorer. */
 export interface FrameworkDefinition {
@@ -55,7 +55,7 @@ function parseJson(location: string, body: string): { metadata: Record<string, u
   try {
     document = JSON.parse(body);
   } catch (error) {
-    throw new SourceUnavailableError(location, `not a JSON document (${(error as Error).message})`);
+    throw new SourceUnavailableError(location, 'not a JSON document', { cause: error });
   }
   const { metadata, mapping_objects: objects } = (document ?? {}) as { metadata?: unknown; mapping_objects?: unknown };
   if (!metadata || typeof metadata !== 'object' || !Array.isArray(objects)) {
@@ -69,10 +69,10 @@ function parseJson(location: string, body: string): { metadata: Record<string, u
  * that names one (also non-mappable ones); a mapping is a (control, ATT&CK id, mapping type) with the
  * distinct comments of its rows joined.
  */
-export async function readCtid(location: string, framework: FrameworkDefinition): Promise<CtidSource> {
-  const { metadata, objects } = parseJson(location, await readSourceText(location));
+export async function readCtid(location: string, framework: FrameworkDefinition, access: SourceAccess): Promise<CtidSource> {
+  const { metadata, objects } = parseJson(location, await readSourceText(location, access));
   if (metadata.mapping_framework !== framework.key) {
-    throw new SourceUnavailableError(location, `expected a ${framework.key} mapping file, found ${String(metadata.mapping_framework ?? 'none')}`);
+    throw new SourceUnavailableError(location, `expected a ${framework.key} mapping file, found another framework`);
   }
   const groups = (metadata.capability_groups && typeof metadata.capability_groups === 'object' ? metadata.capability_groups : {}) as Record<string, unknown>;
   const controls = new Map<string, ControlData>();

@@ -119,7 +119,7 @@ async function frameworkCounts(services: Services, frameworkId: string): Promise
  * file changes nothing.
  */
 async function importCtid({ services, location, actor }: ImportContext, framework: FrameworkDefinition): Promise<ImportReport> {
-  const source = await readCtid(location, framework);
+  const source = await readCtid(location, framework, services.config);
   // An empty or wrong file must not wipe the framework.
   if (!source.mappings.size) throw new SourceUnavailableError(location, `no control → ATT&CK mappings found (${source.rows.read} rows read)`);
 

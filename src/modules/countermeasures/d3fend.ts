@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError } from '../../sources/location.ts';
+import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 
 /** A D3FEND defensive technique as the source describes it. */
 export interface DefensiveTechniqueData {
@@ -56,7 +56,7 @@ function readCsv(location: string, text: string, required: string[]): Record<str
   try {
     rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (error) {
-    throw new SourceUnavailableError(location, `not a readable CSV file (${(error as Error).message})`);
+    throw new SourceUnavailableError(location, 'not a readable CSV file', { cause: error });
   }
   const header = rows.length ? Object.keys(rows[0]) : [];
   if (header.includes('off_tech_id') && header.includes('def_tech')) {
@@ -86,15 +86,17 @@ async function mappingsFileOf(location: string): Promise<string> {
   return joinLocation(location, files[0]);
 }
 
+const MISSING = new Set(['HTTP 404', 'HTTP 410', 'file not found']);
+
 /**
  * The sibling file's text, or null when it does not exist: HTTP 404/410 or no such file, as the location reader
  * words it. Any other failure is an error, so that the technique list never shrinks because of a network glitch.
  */
-async function readOptional(location: string): Promise<string | null> {
+async function readOptional(location: string, access: SourceAccess): Promise<string | null> {
   try {
-    return await readSourceText(location);
+    return await readSourceText(location, access);
   } catch (error) {
-    if (error instanceof SourceUnavailableError && /: (HTTP 404|HTTP 410|ENOENT)$/.test(error.message)) return null;
+    if (error instanceof SourceUnavailableError && MISSING.has(error.reason)) return null;
     throw error;
   }
 }
@@ -122,11 +124,11 @@ const relationOrder = (relation: ArtifactRelation) =>
  * Reads the D3FEND ↔ ATT&CK mapping CSV at `location` and, when it exists, its sibling techniques file.
  * Rows are grouped by (D3FEND id, ATT&CK id); each group's artifact paths are de-duplicated and sorted.
  */
-export async function readD3fend(location: string): Promise<D3fendSource> {
+export async function readD3fend(location: string, access: SourceAccess): Promise<D3fendSource> {
   const mappingsLocation = await mappingsFileOf(location);
-  const rows = readCsv(mappingsLocation, await readSourceText(mappingsLocation), MAPPING_COLUMNS);
+  const rows = readCsv(mappingsLocation, await readSourceText(mappingsLocation, access), MAPPING_COLUMNS);
   const siblingLocation = techniquesLocationOf(mappingsLocation);
-  const siblingText = siblingLocation ? await readOptional(siblingLocation) : null;
+  const siblingText = siblingLocation ? await readOptional(siblingLocation, access) : null;
   const techniques = siblingText != null ? techniquesFromFile(siblingLocation!, siblingText) : new Map<string, DefensiveTechniqueData>();
 
   const pairs = new Map<string, PairData>();

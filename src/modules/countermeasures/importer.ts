@@ -107,7 +107,7 @@ async function d3fendCounts(services: Services): Promise<Record<string, number>>
  * source are removed, so the catalog always mirrors the source. Re-running the same file changes nothing.
  */
 export const importD3fend: Importer = async ({ services, location, actor, log }) => {
-  const source = await readD3fend(location);
+  const source = await readD3fend(location, services.config);
   // An empty or wrong file must not wipe the countermeasure catalog.
   if (!source.pairs.size) throw new SourceUnavailableError(location, `no D3FEND ↔ ATT&CK mapping rows found (${source.rows} rows read)`);
   if (!source.techniquesLocation) log.warn({ location }, 'no D3FEND techniques file next to the mappings: technique list derived from the mapping rows');

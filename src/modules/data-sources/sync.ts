@@ -4,6 +4,7 @@ import { DomainError, NotFoundError } from '../../errors.ts';
 import type { DataSource, DataSourceKind } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { QueueName } from '../../jobs/types.ts';
+import { SourceUnavailableError } from '../../sources/location.ts';
 import type { ImportReport } from './importer.ts';
 import { importers } from './importers.ts';
 import { claimable, leaseUntil, startHeartbeat } from './lease.ts';
@@ -22,7 +23,12 @@ export class SyncInProgressError extends DomainError {
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+/**
+ * What a failed sync records (on the source, its run and the audit log): the reason a source error gives in our
+ * own words, never another error's message, which may quote the source's contents or an internal server's answer.
+ */
+const recordedFailure = (error: unknown) =>
+  (error instanceof SourceUnavailableError ? error.message : 'The import failed; the server log has the details').slice(0, MAX_ERROR_LENGTH);
 
 /** Runs of this source left `running` by a process that died, and what their committed batches wrote. */
 export interface Resumed {
@@ -74,7 +80,7 @@ export async function runSync(services: Services, source: DataSource, actor: Act
   } catch (error) {
     stopHeartbeat();
     log.warn({ err: error, location: source.location }, 'data source sync failed');
-    await finish(services, actor, source, run.id, trigger, { status: 'failed', error: messageOf(error) });
+    await finish(services, actor, source, run.id, trigger, { status: 'failed', error: recordedFailure(error) });
     throw error;
   }
   stopHeartbeat();
@@ -181,7 +187,7 @@ export async function requestSync(services: Services, actor: Actor, idOrKind: st
     return { dataSource, run, jobId, workers, detail: queuedDetail(workers) };
   } catch (error) {
     await services.prisma.$transaction([
-      services.prisma.dataSourceRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: `Could not be queued: ${messageOf(error)}` } }),
+      services.prisma.dataSourceRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: 'Could not be queued; the server log has the details' } }),
       services.prisma.dataSource.update({ where: { id: dataSource.id }, data: { status: before.status } }),
     ]);
     throw error;

@@ -5,6 +5,7 @@ import { DataSourceKind, SyncStatus } from '../../generated/prisma/enums.ts';
 import type { ScheduledJob } from '../../jobs/types.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { DATA_SOURCE_DEFAULTS, type DataLicence } from './defaults.ts';
+import { visibleSyncError } from './permissions.ts';
 import { scheduledSyncs } from './service.ts';
 
 export const DataSourceKindEnum = builder.enumType(DataSourceKind, { name: 'DataSourceKind', description: 'The external feeds Violet imports.' });
@@ -36,7 +37,11 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
       type: 'JSON',
       description: 'What the run\'s committed batches wrote, by kind of item and change (created, updated, removed …), counted as each batch commits.',
     }),
-    error: t.exposeString('error', { nullable: true }),
+    error: t.string({
+      nullable: true,
+      description: 'Why the run failed: a short reason for admins (e.g. "file not found", "HTTP 404"), "failed" for everyone else.',
+      resolve: (run, _args, context) => visibleSyncError(context.auth.principal, run.error),
+    }),
     triggeredById: t.exposeString('triggeredById', { nullable: true, description: 'The user who asked for it; null for scheduled syncs.' }),
   }),
 });
@@ -60,7 +65,11 @@ export const DataSourceType = builder.prismaObject('DataSource', {
     enabled: t.exposeBoolean('enabled', { description: 'false pauses the scheduled syncs (manual syncs still run).' }),
     schedule: t.exposeString('schedule', { nullable: true, description: 'Cron pattern in UTC; null syncs only on request.' }),
     status: t.expose('status', { type: SyncStatusEnum }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the last sync failed.' }),
+    error: t.string({
+      nullable: true,
+      description: 'Why the last sync failed: a short reason for admins (e.g. "file not found", "HTTP 404"), "failed" for everyone else.',
+      resolve: (source, _args, context) => visibleSyncError(context.auth.principal, source.error),
+    }),
     lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
     lastSuccessAt: t.expose('lastSuccessAt', { type: 'DateTime', nullable: true }),
     itemCounts: t.expose('itemCounts', { type: 'JSON', description: 'Items held after the last successful sync, by kind of item.' }),

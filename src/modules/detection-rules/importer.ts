@@ -4,7 +4,7 @@ import { unzipSync } from 'fflate';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { isHttp, isLocalDirectory, listLocalFiles, localPath, MAX_SOURCE_BYTES, readSourceBytes, SourceUnavailableError } from '../../sources/location.ts';
+import { isHttp, isLocalDirectory, listLocalFiles, localPath, MAX_SOURCE_BYTES, readSourceBytes, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 import type { ImportReport, Importer } from '../data-sources/importer.ts';
 import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from './sigma.ts';
 
@@ -42,7 +42,7 @@ function unzipRules(location: string, bytes: Uint8Array): RuleFile[] {
       },
     });
   } catch (error) {
-    throw new SourceUnavailableError(location, `not a readable zip archive of rules (${(error as Error).message})`);
+    throw new SourceUnavailableError(location, 'not a readable zip archive of rules', { cause: error });
   }
   const decoder = new TextDecoder();
   return Object.keys(entries)
@@ -51,14 +51,14 @@ function unzipRules(location: string, bytes: Uint8Array): RuleFile[] {
 }
 
 /** Every rule file at the location: a directory (recursively), a zip archive (URL or path) or one rule file. */
-export async function readRuleFiles(location: string): Promise<RuleFile[]> {
+export async function readRuleFiles(location: string, access: SourceAccess): Promise<RuleFile[]> {
   if (await isLocalDirectory(location)) {
     const root = localPath(location);
     // Paths keep the directory's own name, so a clone's `rules` folder still maps onto upstream paths.
     const paths = await listLocalFiles(location, (path) => RULE_FILE.test(path));
     return Promise.all(paths.map(async (path) => ({ path: `${basename(root)}/${path}`, content: await readFile(join(root, path), 'utf8') })));
   }
-  const bytes = await readSourceBytes(location);
+  const bytes = await readSourceBytes(location, access);
   if (!isHttp(location) && RULE_FILE.test(location)) return [{ path: basename(localPath(location)), content: bytes.toString('utf8') }];
   return unzipRules(location, bytes);
 }
@@ -95,7 +95,7 @@ async function sigmaCounts(services: Services): Promise<Record<string, number>> 
  * upstream state in batches, one transaction each; rules no longer found upstream are deactivated, never deleted.
  */
 export const importSigma: Importer = async ({ services, location, actor, log }) => {
-  const files = await readRuleFiles(location);
+  const files = await readRuleFiles(location, services.config);
   const ref = releaseRef(location);
   const rules = new Map<string, SigmaRuleData>();
   const missingId: string[] = [];

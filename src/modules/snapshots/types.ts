@@ -3,7 +3,7 @@ import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
-import '../users/types.ts';
+import { UserSummaryType } from '../users/types.ts';
 import { countsOf, SNAPSHOT_KINDS, type SnapshotKind } from './summary.ts';
 
 export const SnapshotKindEnum = builder.enumType('SnapshotKind', {
@@ -55,7 +55,7 @@ export const SnapshotType = builder.prismaObject('Snapshot', {
     coveragePercentage: t.exposeFloat('coveragePercentage', { description: '(validated + 0.5 × partial) / total × 100, one decimal (as /metrics/summary); 0 without techniques.' }),
     score: t.exposeFloat('score', { nullable: true, description: 'Organisation score: mean technique score (0–100), 2 decimals; null without techniques.' }),
     createdById: t.exposeID('createdById', { nullable: true, description: 'Who took it; null for the daily job or a deleted user.' }),
-    createdBy: t.relation('createdBy', { nullable: true }),
+    createdBy: t.relation('createdBy', { type: UserSummaryType, nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     techniques: t.relation('techniques', {
       description: `Every technique recorded, in ttp id order (at most ${CATALOG_SHAPE.techniques}).`,

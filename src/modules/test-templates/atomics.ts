@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
-import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError } from '../../sources/location.ts';
+import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 
 const TECHNIQUE_ID = /^T\d{4}(\.\d{3})?$/;
 const TECHNIQUE_FILE = /^(T\d{4}(?:\.\d{3})?)\/\1\.yaml$/;
@@ -49,15 +49,15 @@ export interface AtomicTechnique {
  * repository root works too) or an http(s) base URL, enumerated through `Indexes/Indexes-CSV/index.csv`.
  * Any file that cannot be read or parsed fails the whole read, so a partial upstream never deactivates templates.
  */
-export async function readAtomics(location: string, log: Logger): Promise<AtomicTechnique[]> {
-  const sources = await techniqueSources(location);
+export async function readAtomics(location: string, access: SourceAccess, log: Logger): Promise<AtomicTechnique[]> {
+  const sources = await techniqueSources(location, access);
   if (!sources.length) throw new SourceUnavailableError(location, 'no technique files (T*/T*.yaml) found');
-  return mapLimited(sources, FETCH_CONCURRENCY, async (file) => parseTechniqueFile(file, await readSourceText(file), log));
+  return mapLimited(sources, FETCH_CONCURRENCY, async (file) => parseTechniqueFile(file, await readSourceText(file, access), log));
 }
 
-async function techniqueSources(location: string): Promise<string[]> {
+async function techniqueSources(location: string, access: SourceAccess): Promise<string[]> {
   if (isHttp(location)) {
-    const ttpIds = techniquesOfIndex(await readSourceText(joinLocation(location, ...INDEX_CSV)), location);
+    const ttpIds = techniquesOfIndex(await readSourceText(joinLocation(location, ...INDEX_CSV), access), location);
     return ttpIds.map((ttpId) => joinLocation(location, ttpId, `${ttpId}.yaml`));
   }
   if (!(await isLocalDirectory(location))) throw new SourceUnavailableError(location, 'not a directory or an http(s) URL');
@@ -72,7 +72,7 @@ function techniquesOfIndex(csv: string, location: string): string[] {
   try {
     rows = parseCsv(csv, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true });
   } catch (error) {
-    throw new SourceUnavailableError(location, `index.csv is not valid CSV (${(error as Error).message})`);
+    throw new SourceUnavailableError(location, 'index.csv is not valid CSV', { cause: error });
   }
   const ids = new Set(rows.map((row) => (row['Technique #'] ?? '').trim()).filter((id) => TECHNIQUE_ID.test(id)));
   return [...ids].sort();
@@ -83,7 +83,7 @@ function parseTechniqueFile(file: string, source: string, log: Logger): AtomicTe
   try {
     document = parseYaml(source, { maxAliasCount: 100 });
   } catch (error) {
-    throw new SourceUnavailableError(file, `invalid YAML (${(error as Error).message})`);
+    throw new SourceUnavailableError(file, 'invalid YAML', { cause: error });
   }
   const parsed = techniqueFileSchema.safeParse(document);
   if (!parsed.success || !TECHNIQUE_ID.test(parsed.data.attack_technique.toUpperCase())) {

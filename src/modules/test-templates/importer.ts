@@ -74,7 +74,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * deactivated (tests may still reference them). Never runs any command of the atomics.
  */
 export const importAtomicRedTeam: Importer = async ({ services, location, actor, log }: ImportContext) => {
-  const techniques = await readAtomics(location, log);
+  const techniques = await readAtomics(location, services.config, log);
   const remediation = await remediationByTtpId(services.prisma, techniques.map((technique) => technique.ttpId));
 
   const drafts = new Map<string, Draft>();

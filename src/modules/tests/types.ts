@@ -4,7 +4,7 @@ import { page, parseInput } from '../../validation.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { DetectionResult, RemediationStatus, TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
 import '../techniques/types.ts';
-import '../users/types.ts';
+import { UserSummaryType } from '../users/types.ts';
 import { actionsFrom, validTransitions, type Side } from './state-machine.ts';
 import { elapsedMsOf } from './timer.ts';
 
@@ -65,13 +65,13 @@ export const TestType = builder.prismaObject('Test', {
     remediationSteps: t.exposeString('remediationSteps', { nullable: true }),
     remediationStatus: t.expose('remediationStatus', { type: RemediationStatusEnum, nullable: true }),
     remediationAssigneeId: t.exposeID('remediationAssigneeId', { nullable: true }),
-    remediationAssignee: t.relation('remediationAssignee', { nullable: true }),
+    remediationAssignee: t.relation('remediationAssignee', { type: UserSummaryType, nullable: true }),
     remediationCompletedAt: t.expose('remediationCompletedAt', { type: 'DateTime', nullable: true }),
     dataClassification: t.exposeString('dataClassification', { nullable: true, description: 'E.g. confidential or restricted; set by admins.' }),
     createdById: t.exposeID('createdById'),
-    createdBy: t.relation('createdBy'),
+    createdBy: t.relation('createdBy', { type: UserSummaryType }),
     assignedToId: t.exposeID('assignedToId', { nullable: true }),
-    assignedTo: t.relation('assignedTo', { nullable: true }),
+    assignedTo: t.relation('assignedTo', { type: UserSummaryType, nullable: true }),
     campaignId: t.exposeID('campaignId', { nullable: true }),
     templateId: t.exposeID('templateId', { nullable: true, description: 'The template the test was created from.' }),
     retestOfId: t.exposeID('retestOfId', { nullable: true, description: 'The test this one re-runs.' }),

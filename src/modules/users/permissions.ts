@@ -1,5 +1,5 @@
-import type { Principal } from '../../auth/access.ts';
-import { Roles, type Role } from '../../auth/roles.ts';
+import type { AccessRule, Principal } from '../../auth/access.ts';
+import { Roles } from '../../auth/roles.ts';
 
 /** Who may do what with user accounts (the spec's "Who" column). */
 export const userRoles = {
@@ -11,6 +11,12 @@ export const userRoles = {
   self: Roles.any,
 } as const;
 
-/** Roles that may read a user's preferences: anyone for their own account, otherwise admins only. */
-export const preferencesReaders = (principal: Principal | null, userId: string): readonly Role[] =>
-  principal?.userId === userId ? Roles.any : Roles.admin;
+/** What anyone may read of another user: enough to name them, nothing about their account. */
+export const PUBLIC_USER_FIELDS = ['id', 'username', 'displayName'] as const;
+
+/**
+ * Who may read a user's other fields (e-mail, role, active and password flags, tracker account, preferences,
+ * timestamps): the user themself, even with a password change pending, and admins.
+ */
+export const privateUserFieldAccess = (principal: Principal | null, userId: string): AccessRule =>
+  principal?.userId === userId ? { roles: 'signed-in' } : { roles: Roles.admin };

@@ -1,31 +1,45 @@
-import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import type { Context } from '../../graphql/context.ts';
 import { Role } from '../../generated/prisma/enums.ts';
 import { effectivePreferences } from '../notifications/preferences.ts';
-import { preferencesReaders } from './permissions.ts';
+import { privateUserFieldAccess } from './permissions.ts';
 
 export const RoleEnum = builder.enumType(Role, { name: 'Role' });
 
+/** The scope of a private field: readable by the user themself and admins (see privateUserFieldAccess). */
+const privateField = { authScopes: (user: { id: string }, _args: object, context: Context) => ({ access: privateUserFieldAccess(context.auth.principal, user.id) }) };
+
 export const UserType = builder.prismaObject('User', {
-  description: 'A person who signs in. Passwords are never exposed.',
+  description: 'A user account, as admins and the user themself see it. Passwords are never exposed; other users appear as UserSummary.',
   fields: (t) => ({
     id: t.exposeID('id'),
     username: t.exposeString('username'),
-    email: t.exposeString('email', { nullable: true }),
-    role: t.expose('role', { type: RoleEnum }),
-    isActive: t.exposeBoolean('isActive'),
     displayName: t.exposeString('displayName', { nullable: true }),
-    mustChangePassword: t.exposeBoolean('mustChangePassword'),
-    trackerAccountId: t.exposeString('trackerAccountId', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    email: t.exposeString('email', { nullable: true, ...privateField }),
+    role: t.expose('role', { type: RoleEnum, ...privateField }),
+    isActive: t.exposeBoolean('isActive', privateField),
+    mustChangePassword: t.exposeBoolean('mustChangePassword', privateField),
+    trackerAccountId: t.exposeString('trackerAccountId', { nullable: true, ...privateField }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', ...privateField }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', ...privateField }),
     preferences: t.field({
       type: 'JSON',
       nullable: true,
       description: 'Notification toggles (in_app_<event>, email_<event>) and UI theme, merged over the defaults. Only the user themself or an admin may read them.',
-      authScopes: (user, _args, context) => allow(preferencesReaders(context.auth.principal, user.id)),
+      ...privateField,
       resolve: (user) => effectivePreferences(user.preferences),
     }),
+  }),
+});
+
+/** How a user appears on other records (creator, assignee, …): only what names them, whoever asks. */
+export const UserSummaryType = builder.prismaObject('User', {
+  variant: 'UserSummary',
+  description: 'Another user as every role may see them: id, username and display name.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    username: t.exposeString('username'),
+    displayName: t.exposeString('displayName', { nullable: true }),
   }),
 });
 

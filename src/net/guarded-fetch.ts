@@ -1,0 +1,107 @@
+import { lookup as systemLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import { DomainError } from '../errors.ts';
+import { EMPTY_ALLOW_LIST, isPublicUnicast, parseAddress, type HostAllowList } from './allow-list.ts';
+
+/** An outgoing request went, or would have gone, somewhere it may not: a non-public address, another host, a bad scheme. */
+export class DestinationRefusedError extends DomainError {
+  override readonly status = 400;
+  override readonly code = 'DESTINATION_NOT_ALLOWED';
+}
+
+/** Resolves a host name to every address it has (the system resolver by default; tests substitute their own). */
+export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface GuardedFetchOptions {
+  /** Internal hosts that may be reached although they are not public unicast addresses. */
+  allowList?: HostAllowList;
+  /** Redirects followed, each to the same host and each checked again. */
+  maxRedirects?: number;
+  resolve?: Resolve;
+}
+
+export type GuardedFetch = (url: string | URL, init?: Omit<RequestInit, 'dispatcher' | 'redirect'>) => Promise<Response>;
+
+export const DEFAULT_MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const systemResolve: Resolve = (hostname) =>
+  new Promise((resolve, reject) => systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+
+const allowedAddress = (allowList: HostAllowList, address: string) => {
+  const parsed = parseAddress(address);
+  return parsed !== null && (isPublicUnicast(parsed) || allowList.allowsAddress(address));
+};
+
+/**
+ * The connector's name lookup: resolves once, keeps only allowed addresses and hands exactly those to the socket,
+ * so the connection goes to a checked address and a second, rebound DNS answer is never asked for.
+ */
+function guardedLookup(allowList: HostAllowList, resolve: Resolve): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const allowed = allowList.allowsHost(hostname) ? addresses : addresses.filter(({ address }) => allowedAddress(allowList, address));
+        const wanted = options.family === 4 || options.family === 6 ? allowed.filter(({ family }) => family === options.family) : allowed;
+        if (!wanted.length) {
+          callback(new DestinationRefusedError(`${hostname} resolves to no public address`), '', 0);
+        } else if (options.all) {
+          (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, wanted);
+        } else {
+          callback(null, wanted[0].address, wanted[0].family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
+
+/** The URL if it may be requested as it is: http(s), and an address literal only when it is public or listed. */
+function checkedUrl(url: URL, allowList: HostAllowList): URL {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError(`only http and https URLs may be fetched, not ${url.protocol}`);
+  // WHATWG parsing has already rewritten numeric forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted decimal.
+  const literal = parseAddress(url.hostname);
+  if (literal && !isPublicUnicast(literal) && !allowList.allowsHost(url.hostname)) {
+    throw new DestinationRefusedError(`${url.hostname} is not a public address`);
+  }
+  return url;
+}
+
+/** The guard's own refusal when a failed fetch was caused by it (undici wraps connector errors in "fetch failed"). */
+function refusalIn(error: unknown): DestinationRefusedError | null {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof DestinationRefusedError) return cause;
+  }
+  return null;
+}
+
+/**
+ * A `fetch` for URLs that users configure (knowledge sources, later webhooks): http(s) only; every address it
+ * connects to is public unicast or on the allow-list, checked on the resolved address the socket then uses;
+ * redirects are followed by hand, only to the same host, at most `maxRedirects` times.
+ * Refusals throw DestinationRefusedError; other failures are undici's own errors.
+ */
+export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
+  const allowList = options.allowList ?? EMPTY_ALLOW_LIST;
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(allowList, options.resolve ?? systemResolve) } });
+  return async (input, init = {}) => {
+    let url = checkedUrl(new URL(input), allowList);
+    for (let redirects = 0; ; redirects++) {
+      let response: Response;
+      try {
+        response = await fetch(url, { ...init, redirect: 'manual', dispatcher });
+      } catch (error) {
+        throw refusalIn(error) ?? error;
+      }
+      const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+      if (location === null) return response;
+      await response.body?.cancel();
+      if (redirects >= maxRedirects) throw new DestinationRefusedError(`more than ${maxRedirects} redirects`);
+      const next = new URL(location, url);
+      if (next.hostname !== url.hostname) throw new DestinationRefusedError(`redirect from ${url.hostname} to another host`);
+      url = checkedUrl(next, allowList);
+    }
+  };
+}
