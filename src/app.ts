@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
 import { credentialOf } from './auth/authenticate.ts';
 import type { Context } from './graphql/context.ts';
-import { formatGraphqlError } from './graphql/errors.ts';
+import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -83,6 +83,7 @@ export async function createApp(services: Services): Promise<App> {
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      serviceAvailabilityPlugin,
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
     ],
   });

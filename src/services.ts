@@ -35,7 +35,16 @@ export interface Services {
 export type ProcessRole = 'api' | 'worker';
 
 export async function createServices(config: Config, log: Logger, role: ProcessRole): Promise<Services> {
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }, log);
+  const db = await openDatabase(
+    {
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+      poolTimeoutMs: config.DATABASE_POOL_TIMEOUT,
+      transactionTimeoutMs: config.DATABASE_TRANSACTION_TIMEOUT,
+    },
+    log,
+  );
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
   const subscriber = redis?.duplicate();
   const bus = redis && subscriber
