@@ -84,7 +84,7 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_POOL_TIMEOUT: duration.prefault('5s'),
   DATABASE_TRANSACTION_TIMEOUT: duration.prefault('5s'),
-  REDIS_COMMAND_TIMEOUT: duration.prefault('500ms'),
+  REDIS_COMMAND_TIMEOUT: duration.prefault('2s'),
 });
 
 export type Config = z.infer<typeof envSchema>;
