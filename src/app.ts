@@ -9,6 +9,7 @@ import { pinoHttp } from 'pino-http';
 import { WebSocketServer } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
 import { credentialOf } from './auth/authenticate.ts';
+import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';
 import { buildContext } from './graphql/request-context.ts';
@@ -49,6 +50,8 @@ export async function createApp(services: Services): Promise<App> {
       autoLogging: { ignore: (req) => req.url === '/api/v1/system/health' },
     }),
   );
+
+  app.use(warnOnUntrustedProxy(services));
 
   const server = createServer(app);
   const contextFor = (req: Request): Promise<Context> =>
