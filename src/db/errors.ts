@@ -1,8 +1,11 @@
 import { Prisma } from '../generated/prisma/client.ts';
 import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors.ts';
 
-/** What the pg pool raises when no connection frees up within `connectionTimeoutMillis`. */
-const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+/**
+ * What the pg pool raises when no connection frees up within `connectionTimeoutMillis`, and when opening a
+ * new connection takes longer than that (a database too busy to accept one in time).
+ */
+const POOL_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'];
 
 /** Seconds a client is asked to wait after the database was too busy. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
@@ -30,6 +33,6 @@ export function domainErrorFrom(error: unknown): DomainError | null {
         return busy();
     }
   }
-  if (error instanceof Error && error.message.includes(POOL_TIMEOUT)) return busy();
+  if (error instanceof Error && POOL_TIMEOUTS.some((message) => error.message.includes(message))) return busy();
   return null;
 }
