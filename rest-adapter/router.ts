@@ -31,7 +31,7 @@ function restErrorHandler(services: Services): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const domain = domainErrorFrom(error) ?? bodyParserError(error);
     if (domain) {
-      if (domain.status === 429 && 'retryAfterSeconds' in domain) res.setHeader('Retry-After', String(domain.retryAfterSeconds));
+      if ('retryAfterSeconds' in domain) res.setHeader('Retry-After', String(domain.retryAfterSeconds));
       res.status(domain.status).json(domain.restBody());
       return;
     }

@@ -9,13 +9,14 @@ import { pinoHttp } from 'pino-http';
 import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
 import type { Context } from './graphql/context.ts';
-import { formatGraphqlError } from './graphql/errors.ts';
+import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';
 import { cleanLiteralsRule, inputGuardPlugin, subscriptionInputProblem } from './graphql/input-guard.ts';
 import { apolloLimits } from './graphql/limits/apollo.ts';
 import { graphqlBodyParser, graphqlBodyTooLarge } from './graphql/limits/http.ts';
 import { graphqlLimitsOf } from './graphql/limits/rules.ts';
 import { subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
 import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
+import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
 import { buildContext } from './graphql/request-context.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -74,6 +75,7 @@ export async function createApp(services: Services): Promise<App> {
     }),
   );
 
+  app.use(warnOnUntrustedProxy(services));
   app.use(securityHeaders());
   const origins = originPolicy(services.config, app.get('trust proxy fn'));
   const debugErrors = services.config.DEBUG_ERRORS;
@@ -130,6 +132,7 @@ export async function createApp(services: Services): Promise<App> {
     stopOnTerminationSignals: false,
     plugins: [
       inputGuardPlugin,
+      serviceAvailabilityPlugin,
       // Closes idle keep-alive connections at once; in-flight requests (REST too: same server) get the grace period.
       ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: SHUTDOWN_GRACE_MS }),
       { async serverWillStart() { return { async drainServer() { liveSessions.dispose(); await wsCleanup.dispose(); } }; } },

@@ -69,18 +69,27 @@ class MemoryCache implements ResultCache {
   }
 }
 
+/**
+ * Entries in Redis, over a fail-fast connection: while Redis is unreachable every read computes. An
+ * invalidation that cannot reach Redis is remembered and delivered once it is back; until then this process
+ * computes that tag's values rather than trust entries that may predate the change.
+ */
 class RedisCache implements ResultCache {
+  private readonly flights = new SingleFlight();
+  private readonly undelivered = new Set<CacheTag>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly log: Logger,
-  ) {}
-
-  private readonly flights = new SingleFlight();
+  ) {
+    redis.on('ready', () => void this.deliverInvalidations());
+  }
 
   private generationKey = (tag: CacheTag) => `${this.prefix}:cache:${tag}:generation`;
 
   async remember<T>(tag: CacheTag, key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
+    if (this.undelivered.has(tag)) return compute();
     let id: string | undefined;
     try {
       const generation = (await this.redis.get(this.generationKey(tag))) ?? '0';
@@ -88,7 +97,7 @@ class RedisCache implements ResultCache {
       const hit = await this.redis.get(id);
       if (hit !== null) return JSON.parse(hit) as T;
     } catch (error) {
-      this.log.warn({ err: error, key }, 'result cache unavailable; computing');
+      this.log.debug({ err: error, key }, 'result cache unavailable; computing');
     }
     if (!id) return compute();
     const entry = id;
@@ -100,7 +109,23 @@ class RedisCache implements ResultCache {
   }
 
   async invalidate(tag: CacheTag): Promise<void> {
-    await this.redis.incr(this.generationKey(tag));
+    try {
+      await this.redis.incr(this.generationKey(tag));
+    } catch (error) {
+      if (!this.undelivered.has(tag)) this.log.warn({ err: error, tag }, 'cache invalidation kept until Redis is back');
+      this.undelivered.add(tag);
+    }
+  }
+
+  private async deliverInvalidations(): Promise<void> {
+    for (const tag of [...this.undelivered]) {
+      try {
+        await this.redis.incr(this.generationKey(tag));
+        this.undelivered.delete(tag);
+      } catch {
+        return; // Still unreachable: the next 'ready' tries again.
+      }
+    }
   }
 }
 

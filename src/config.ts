@@ -122,6 +122,12 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: (error as Error).message });
     }
   }),
+  // Overload and outages: database pool size, how long a request waits for a connection (then 503), how long
+  // a transaction may run, and how long a request-path Redis command may take before it counts as failed.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_POOL_TIMEOUT: duration.prefault('5s'),
+  DATABASE_TRANSACTION_TIMEOUT: duration.prefault('5s'),
+  REDIS_COMMAND_TIMEOUT: duration.prefault('2s'),
 });
 
 export type Config = z.infer<typeof envSchema>;

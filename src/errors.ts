@@ -50,6 +50,27 @@ export class TooManyAttemptsError extends DomainError {
   }
 }
 
+/**
+ * The service cannot take the request now (database pool exhausted, queue unreachable): answered 503 with
+ * `Retry-After`, so clients back off instead of seeing an internal error.
+ */
+export class ServiceUnavailableError extends DomainError {
+  override readonly status = 503;
+  override readonly code: string;
+  /** Read by GraphQL (graphql-js copies it, Apollo turns `http` into the response status and headers). */
+  readonly extensions: Record<string, unknown>;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 2,
+    code = 'SERVICE_BUSY',
+  ) {
+    super(message);
+    this.code = code;
+    this.extra.retry_after = retryAfterSeconds;
+    this.extensions = { http: { status: 503, headers: new Map([['retry-after', String(retryAfterSeconds)]]) } };
+  }
+}
+
 export class ForbiddenError extends DomainError {
   override readonly status = 403;
   override readonly code: string = 'FORBIDDEN';

@@ -1,4 +1,4 @@
-import { databaseRevocations, redisRevocations, type RevocationStore } from './auth/revocations.ts';
+import { databaseRevocations, type RevocationStore } from './auth/revocations.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
@@ -8,7 +8,7 @@ import { BullmqJobRunner } from './jobs/bullmq.ts';
 import { InProcessJobRunner } from './jobs/in-process.ts';
 import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
-import { connectRedis, type Redis } from './redis.ts';
+import { connectRedis, connectRedisFailFast, type Redis } from './redis.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { createResultCache, type ResultCache } from './cache.ts';
 import { jobDefinitions } from '../workers/definitions.ts';
@@ -35,11 +35,22 @@ export interface Services {
 export type ProcessRole = 'api' | 'worker';
 
 export async function createServices(config: Config, log: Logger, role: ProcessRole): Promise<Services> {
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }, log);
+  const db = await openDatabase(
+    {
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+      poolTimeoutMs: config.DATABASE_POOL_TIMEOUT,
+      transactionTimeoutMs: config.DATABASE_TRANSACTION_TIMEOUT,
+    },
+    log,
+  );
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
   const subscriber = redis?.duplicate();
-  const bus = redis && subscriber
-    ? await EventBus.overRedis(log, redis, subscriber, config.REDIS_PREFIX)
+  // What requests touch in Redis goes through a fail-fast connection, so an outage degrades them instead of freezing them.
+  const requestRedis = config.REDIS_URL ? connectRedisFailFast(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT, log) : undefined;
+  const bus = requestRedis && subscriber
+    ? await EventBus.overRedis(log, requestRedis, subscriber, config.REDIS_PREFIX)
     : EventBus.inProcess(log);
   if (config.DATABASE_URL && !config.JWT_SECRET) {
     log.warn('JWT_SECRET is not set: a secret kept in DATA_DIR is used, so every API process must share DATA_DIR');
@@ -51,30 +62,33 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     prisma: db.prisma,
     bus,
     tokens: await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL),
-    revocations: redis ? redisRevocations(redis, config.REDIS_PREFIX) : databaseRevocations(db.prisma),
+    revocations: databaseRevocations(db.prisma),
     loginThrottle: new LoginThrottle({
       maxFailures: config.LOGIN_MAX_FAILURES,
       lockoutMs: config.LOGIN_LOCKOUT,
       exemptLoopback: config.RATE_LIMIT_EXEMPT_LOOPBACK,
-      redis,
+      redis: requestRedis,
       prefix: config.REDIS_PREFIX,
+      log,
     }),
     jobs: undefined as unknown as JobRunner,
     storage: await createStorage(config, log),
-    cache: createResultCache(bus, log, redis, config.REDIS_PREFIX),
+    cache: createResultCache(bus, log, requestRedis, config.REDIS_PREFIX),
     redis,
     async close() {
       await services.jobs.close();
       await bus.close();
       subscriber?.disconnect();
+      requestRedis?.disconnect();
       redis?.disconnect();
       await db.close();
     },
   };
   const definitions = new Map(jobDefinitions.map((definition) => [definition.name, definition]));
-  services.jobs = redis
+  services.jobs = redis && requestRedis
     ? new BullmqJobRunner(definitions, () => services, log, {
         connection: redis,
+        queueConnection: requestRedis,
         prefix: config.REDIS_PREFIX,
         process: role === 'worker' || config.RUN_WORKERS === 'inline',
       })

@@ -1,5 +1,4 @@
 import type { PrismaClient } from '../db/client.ts';
-import type { Redis } from '../redis.ts';
 
 /** Revoked token ids, kept until the token would have expired anyway. */
 export interface RevocationStore {
@@ -9,22 +8,10 @@ export interface RevocationStore {
   purgeExpired(): Promise<number>;
 }
 
-export function redisRevocations(redis: Redis, prefix: string): RevocationStore {
-  const key = (jti: string) => `${prefix}:revoked:${jti}`;
-  return {
-    async revoke(jti, expiresAt) {
-      const ttl = Math.max(1, expiresAt.getTime() - Date.now());
-      await redis.set(key(jti), '1', 'PX', ttl);
-    },
-    async isRevoked(jti) {
-      return (await redis.exists(key(jti))) === 1;
-    },
-    async purgeExpired() {
-      return 0; // Redis expires the keys itself.
-    },
-  };
-}
-
+/**
+ * Revocations live in PostgreSQL, with or without Redis: a logout must survive a Redis outage, restart or
+ * flush, and the check is one primary-key lookup next to the user read every request makes anyway.
+ */
 export function databaseRevocations(prisma: PrismaClient): RevocationStore {
   return {
     async revoke(jti, expiresAt) {

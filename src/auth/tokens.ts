@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 import { UnauthenticatedError } from '../errors.ts';
-import type { Role } from './roles.ts';
+import { Role } from './roles.ts';
 
 export interface TokenClaims {
   sub: string;
@@ -21,6 +22,19 @@ export interface IssuedToken {
 }
 
 const ALGORITHM = 'HS256';
+
+/**
+ * The claims this service issues. A token signed with the right key but carrying anything else (a secret
+ * leaked to another issuer, a hand-made token) is refused as invalid rather than reaching the database.
+ */
+const claimsSchema = z.object({
+  sub: z.guid(),
+  role: z.enum(Role),
+  sv: z.number().int().min(0),
+  jti: z.guid(),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
 
 export class TokenService {
   private constructor(
@@ -50,7 +64,9 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['sub', 'jti', 'exp', 'iat', 'sv'] });
-      return payload as unknown as TokenClaims;
+      const claims = claimsSchema.safeParse(payload);
+      if (!claims.success) throw new UnauthenticatedError('Invalid token');
+      return claims.data;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');
       throw new UnauthenticatedError('Invalid token');

@@ -20,6 +20,10 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
+  /** Milliseconds a query or transaction waits for a pooled connection before failing (answered 503). */
+  poolTimeoutMs?: number;
+  /** Milliseconds a transaction may run unless it asks for more. */
+  transactionTimeoutMs?: number;
   migrate?: boolean;
 }
 
@@ -47,10 +51,14 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     const { applied } = await applyMigrations(url);
     if (applied.length) log.info({ applied }, 'database migrations applied');
   }
-  const adapter = new PrismaPg(
-    embedded ? { connectionString: url, max: 1 } : { connectionString: url, max: options.poolSize ?? 10, options: SESSION_OPTIONS },
-  );
-  const prisma = new PrismaClient({ adapter });
+  const poolTimeoutMs = options.poolTimeoutMs ?? 5_000;
+  // A bounded wait for a connection: under overload a request fails fast (503) instead of queueing forever.
+  const pool = { connectionString: url, connectionTimeoutMillis: poolTimeoutMs };
+  const adapter = new PrismaPg(embedded ? { ...pool, max: 1 } : { ...pool, max: options.poolSize ?? 10, options: SESSION_OPTIONS });
+  const prisma = new PrismaClient({
+    adapter,
+    transactionOptions: { maxWait: poolTimeoutMs, timeout: options.transactionTimeoutMs ?? 5_000 },
+  });
   await prisma.$connect();
   return {
     prisma,

@@ -1,5 +1,16 @@
 import { Prisma } from '../generated/prisma/client.ts';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
+import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors.ts';
+
+/**
+ * What the pg pool raises when no connection frees up within `connectionTimeoutMillis`, and when opening a
+ * new connection takes longer than that (a database too busy to accept one in time).
+ */
+const POOL_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'];
+
+/** Seconds a client is asked to wait after the database was too busy. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+const busy = () => new ServiceUnavailableError('The service is busy; retry shortly', BUSY_RETRY_AFTER_SECONDS);
 
 /** The domain error an exception stands for, if any: domain errors themselves and known Prisma failures. */
 export function domainErrorFrom(error: unknown): DomainError | null {
@@ -16,8 +27,13 @@ export function domainErrorFrom(error: unknown): DomainError | null {
         return new ValidationError(null, 'Malformed identifier (expected a UUID)');
       case 'P2034':
         return new ConflictError('The record was changed by someone else at the same time; retry');
+      // P2024: no pool connection in time; P2028: a transaction could not start (maxWait) or outlived its timeout.
+      case 'P2024':
+      case 'P2028':
+        return busy();
     }
   }
+  if (error instanceof Error && POOL_TIMEOUTS.some((message) => error.message.includes(message))) return busy();
   const sqlState = postgresCodeOf(error);
   const reason = sqlState ? INPUT_REFUSALS[sqlState] : undefined;
   return reason ? new ValidationError(null, reason) : null;

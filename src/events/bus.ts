@@ -36,14 +36,16 @@ export class EventBus {
     return bus;
   }
 
+  /**
+   * Delivers in this process at once. Publishing to other processes is best-effort and never awaited: the
+   * change is committed already, and a request must not wait for (or fail with) an unreachable Redis.
+   */
   async publish(events: readonly DomainEvent[]): Promise<void> {
     for (const event of events) {
       this.local.emit(DELIVERY, event);
-      if (this.publisher) {
-        await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, event })).catch((error) => {
-          this.log.error({ err: error, type: event.type }, 'event could not be published to Redis');
-        });
-      }
+      this.publisher?.publish(this.channel, JSON.stringify({ origin: this.origin, event })).catch((error: unknown) => {
+        this.log.warn({ err: error, type: event.type }, 'event could not be published to other processes');
+      });
     }
   }
 

@@ -1,4 +1,6 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { ServiceUnavailableError } from '../errors.ts';
 import { domainErrorFrom } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
 import { tokenLimitErrorFrom } from './limits/errors.ts';
@@ -41,3 +43,23 @@ function withoutStacktrace(formatted: GraphQLFormattedError): GraphQLFormattedEr
   const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;
   return { ...formatted, extensions };
 }
+
+/**
+ * GraphQL over HTTP answers 503 with `Retry-After` when a resolver met an overloaded or unreachable backend,
+ * as REST does, so clients and proxies back off instead of reading a 200 with an error inside.
+ */
+export const serviceAvailabilityPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, response }) {
+        for (const error of errors) {
+          const domain = domainErrorFrom(error instanceof GraphQLError ? error.originalError : error);
+          if (!(domain instanceof ServiceUnavailableError)) continue;
+          response.http.status = 503;
+          response.http.headers.set('retry-after', String(domain.retryAfterSeconds));
+          return;
+        }
+      },
+    };
+  },
+};

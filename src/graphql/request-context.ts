@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { authenticate, credentialOf } from '../auth/authenticate.ts';
+import { domainErrorFrom } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import type { Context } from './context.ts';
@@ -13,9 +14,14 @@ export interface RequestInfo {
 
 /** Builds the per-request context the same way for Apollo, graphql-ws and the REST adapter. */
 export async function buildContext(services: Services, request: RequestInfo, credential = credentialOf(request.headers)): Promise<Context> {
+  // Mapped here so that an overloaded database answers 503 even before a resolver runs (Apollo reads the
+  // domain error's `extensions.http`).
+  const auth = await authenticate(services, credential).catch((error: unknown) => {
+    throw domainErrorFrom(error) ?? error;
+  });
   return {
     services,
-    auth: await authenticate(services, credential),
+    auth,
     requestId: request.requestId,
     clientIp: request.clientIp,
     log: request.log,

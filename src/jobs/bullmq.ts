@@ -1,5 +1,5 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { DomainError } from '../errors.ts';
+import { DomainError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
@@ -8,9 +8,14 @@ import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type 
 
 /** Worker presence is shown by health and status answers, which must stay fast when Redis is slow or down. */
 const WORKER_COUNT_TIMEOUT_MS = 1_000;
+/** Seconds a client is asked to wait when the queue is unreachable. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
 
 export interface BullmqOptions {
+  /** The workers' connection (blocking commands wait out an outage). */
   connection: Redis;
+  /** The queues' connection, fail-fast, so enqueueing while Redis is unreachable answers 503 at once (default: `connection`). */
+  queueConnection?: Redis;
   prefix: string;
   /** Whether this process works the queues (worker) or only enqueues (API). */
   process: boolean;
@@ -23,6 +28,7 @@ export class BullmqJobRunner implements JobRunner {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
   private started = false;
+  private readonly queueConnection: Redis;
 
   constructor(
     private readonly definitions: ReadonlyMap<string, JobDefinition>,
@@ -30,8 +36,9 @@ export class BullmqJobRunner implements JobRunner {
     private readonly log: Logger,
     private readonly options: BullmqOptions,
   ) {
+    this.queueConnection = options.queueConnection ?? options.connection;
     for (const name of Object.values(QueueName)) {
-      this.queues.set(name, new Queue(name, { connection: options.connection, prefix: options.prefix }));
+      this.queues.set(name, new Queue(name, { connection: this.queueConnection, prefix: options.prefix }));
     }
   }
 
@@ -46,6 +53,8 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   async start(): Promise<void> {
+    // Start-up waits for Redis (as it always did); afterwards queue operations fail fast.
+    await Promise.all([...this.queues.values()].map((queue) => queue.waitUntilReady()));
     for (const definition of this.definitions.values()) {
       if (definition.repeat) await this.upsertSchedule(definition.name, definition.name, definition.repeat);
       if (definition.schedules) await this.registerSchedules(definition);
@@ -78,11 +87,26 @@ export class BullmqJobRunner implements JobRunner {
 
   async upsertSchedule(id: string, jobName: string, repeat: Repeat, data: Record<string, unknown> = {}): Promise<void> {
     const definition = this.definitionOf(jobName);
-    await this.queueOf(definition).upsertJobScheduler(id, repeat, { name: jobName, data, opts: this.jobOptions(definition) });
+    await this.reachable(() => this.queueOf(definition).upsertJobScheduler(id, repeat, { name: jobName, data, opts: this.jobOptions(definition) }));
   }
 
   async removeSchedule(id: string): Promise<void> {
-    for (const queue of this.queues.values()) await queue.removeJobScheduler(id);
+    await this.reachable(async () => {
+      for (const queue of this.queues.values()) await queue.removeJobScheduler(id);
+    });
+  }
+
+  /** Runs a queue operation, or answers 503 QUEUE_UNAVAILABLE when Redis is unreachable or stops answering. */
+  private async reachable<T>(operation: () => Promise<T>): Promise<T> {
+    const unavailable = () => new ServiceUnavailableError('The job queue is unavailable; retry shortly', QUEUE_RETRY_AFTER_SECONDS, 'QUEUE_UNAVAILABLE');
+    if (this.queueConnection.status !== 'ready') throw unavailable();
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.log.warn({ err: error }, 'job queue operation failed');
+      throw unavailable();
+    }
   }
 
   private jobOptions(definition: JobDefinition) {
@@ -107,18 +131,16 @@ export class BullmqJobRunner implements JobRunner {
 
   async enqueue(name: string, data: Record<string, unknown> = {}, options: { jobId?: string; delayMs?: number } = {}) {
     const definition = this.definitionOf(name);
-    const job = await this.queueOf(definition).add(name, data, {
-      ...this.jobOptions(definition),
-      jobId: options.jobId,
-      delay: options.delayMs,
-    });
+    const job = await this.reachable(() =>
+      this.queueOf(definition).add(name, data, { ...this.jobOptions(definition), jobId: options.jobId, delay: options.delayMs }),
+    );
     return job.id!;
   }
 
   async status() {
     const jobs = [];
     for (const queue of this.queues.values()) {
-      for (const scheduler of await queue.getJobSchedulers()) {
+      for (const scheduler of await this.reachable(() => queue.getJobSchedulers())) {
         const definition = this.definitions.get(scheduler.name);
         const data = (scheduler.template?.data ?? {}) as Record<string, unknown>;
         jobs.push({

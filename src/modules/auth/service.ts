@@ -20,21 +20,21 @@ const credentialsSchema = z.object({
 
 /**
  * Checks a username and password. Unknown users cost the same argon2 work as known ones, and every failure
- * gives the same answer; repeated failures from one client for one username are locked out for a while.
+ * gives the same answer; the attempt is counted before the password is checked, so one client gets at most
+ * `LOGIN_MAX_FAILURES` checks for one username per lockout period, however many requests it sends at once.
  */
 export async function login(services: Services, input: unknown, clientIp: string): Promise<Session> {
   const { username, password } = parseInput(credentialsSchema, input);
-  await services.loginThrottle.assertAllowed(username, clientIp);
+  await services.loginThrottle.beginLogin(username, clientIp);
   const user = await services.prisma.user.findUnique({ where: { username } });
   const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !passwordMatches || !user.isActive) {
-    await services.loginThrottle.recordFailure(username, clientIp);
     await services.prisma.auditLog.create({
       data: { userId: user?.id ?? null, username, action: 'login_failed', entityType: 'user', entityId: user?.id ?? null, details: { client_ip: clientIp } },
     });
     throw new InvalidCredentialsError();
   }
-  await services.loginThrottle.recordSuccess(username, clientIp);
+  await services.loginThrottle.loginSucceeded(username, clientIp);
   const session = await issueSession(services, user);
   await services.prisma.auditLog.create({
     data: { userId: user.id, username: user.username, action: 'login', entityType: 'user', entityId: user.id, details: { client_ip: clientIp } },
@@ -65,15 +65,19 @@ const changePasswordSchema = z.object({
 });
 
 /**
- * Changes the caller's password and lifts the must-change-password gate. Raising the session version ends
+ * Changes the caller's password and lifts the must-change-password gate. Wrong current passwords are
+ * throttled per user like failed logins. Raising the session version ends
  * every session issued before the change, this one included; the caller gets a fresh one.
  */
 export async function changePassword(services: Services, principal: Principal, input: unknown): Promise<Session> {
   const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
   const user = await services.prisma.user.findUniqueOrThrow({ where: { id: principal.userId } });
+  // Counted before checking: a stolen session or key must not be able to guess the current password.
+  await services.loginThrottle.beginPasswordCheck(user.id);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     throw new ValidationError('current_password', 'is incorrect');
   }
+  await services.loginThrottle.passwordCheckSucceeded(user.id);
   assertPasswordAcceptable(newPassword, user.username, 'new_password');
   if (newPassword === currentPassword) throw new ValidationError('new_password', 'must differ from the current password');
   const passwordHash = await hashPassword(newPassword);

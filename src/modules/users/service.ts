@@ -117,13 +117,13 @@ export async function updateUser(services: Services, actor: Principal, id: strin
   return inTransaction(services, actor, async (uow) => {
     const before = await existingUser(uow, id);
     await assertAdminsRemain(uow, actor, before, changes);
-    const reset = passwordHash
-      ? { passwordHash, mustChangePassword: true, passwordChangedAt: new Date(), sessionVersion: { increment: 1 } }
-      : {};
-    const user = await uow.tx.user.update({ ...query, where: { id }, data: { ...changes, ...reset } });
+    const deactivated = before.isActive && changes.isActive === false;
+    const reset = passwordHash ? { passwordHash, mustChangePassword: true, passwordChangedAt: new Date() } : {};
+    // A password reset and a deactivation both end every session, so a later reactivation revives no old token.
+    const endSessions = passwordHash || deactivated ? { sessionVersion: { increment: 1 } } : {};
+    const user = await uow.tx.user.update({ ...query, where: { id }, data: { ...changes, ...reset, ...endSessions } });
     const details = { username: before.username, changes, ...(passwordHash ? { password_reset: true } : {}) };
     await uow.audit({ action: 'update_user', entityType: 'user', entityId: id, details });
-    const deactivated = before.isActive && changes.isActive === false;
     uow.emit('user.changed', { userId: id, change: deactivated ? 'deactivated' : 'updated' });
     return user;
   });
@@ -135,7 +135,7 @@ export async function deactivateUser(services: Services, actor: Principal, id: s
     const before = await existingUser(uow, id);
     if (!before.isActive) return uow.tx.user.findUniqueOrThrow({ ...query, where: { id } });
     await assertAdminsRemain(uow, actor, before, { isActive: false });
-    const user = await uow.tx.user.update({ ...query, where: { id }, data: { isActive: false } });
+    const user = await uow.tx.user.update({ ...query, where: { id }, data: { isActive: false, sessionVersion: { increment: 1 } } });
     await uow.audit({ action: 'deactivate_user', entityType: 'user', entityId: id, details: { username: before.username } });
     uow.emit('user.changed', { userId: id, change: 'deactivated' });
     return user;
