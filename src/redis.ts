@@ -4,8 +4,23 @@ import type { Logger } from './logger.ts';
 export { Redis };
 
 /** A Redis connection as BullMQ wants it (blocking commands must not give up after N retries). */
-export function connectRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+export function connectRedis(url: string, log: Logger): Redis {
+  return reportOutages(new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false }), log, 'Redis unreachable: jobs and events wait for it');
+}
+
+/** Logs one warning per outage of `redis` (not one per reconnection attempt) and its recovery. */
+export function reportOutages(redis: Redis, log: Logger, message: string): Redis {
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: error }, message);
+  });
+  redis.on('ready', () => {
+    if (down) log.info('Redis reachable again');
+    down = false;
+  });
+  return redis;
 }
 
 /**
@@ -22,16 +37,5 @@ export function connectRedisFailFast(url: string, commandTimeoutMs: number, log:
     enableReadyCheck: true,
     lazyConnect: false,
   });
-  // One warning per outage, not one per reconnection attempt.
-  let down = false;
-  redis.on('error', (error: Error) => {
-    if (down) return;
-    down = true;
-    log.warn({ err: error }, 'Redis unreachable: throttling and caching fall back to this process, enqueueing answers 503');
-  });
-  redis.on('ready', () => {
-    if (down) log.info('Redis reachable again');
-    down = false;
-  });
-  return redis;
+  return reportOutages(redis, log, 'Redis unreachable: throttling and caching fall back to this process, enqueueing answers 503');
 }

@@ -8,7 +8,7 @@ import { BullmqJobRunner } from './jobs/bullmq.ts';
 import { InProcessJobRunner } from './jobs/in-process.ts';
 import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
-import { connectRedis, connectRedisFailFast, type Redis } from './redis.ts';
+import { connectRedis, connectRedisFailFast, reportOutages, type Redis } from './redis.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { createResultCache, type ResultCache } from './cache.ts';
 import { jobDefinitions } from '../workers/definitions.ts';
@@ -45,8 +45,8 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     },
     log,
   );
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
-  const subscriber = redis?.duplicate();
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
+  const subscriber = redis ? reportOutages(redis.duplicate(), log, 'Redis unreachable: events from other processes wait for it') : undefined;
   // What requests touch in Redis goes through a fail-fast connection, so an outage degrades them instead of freezing them.
   const requestRedis = config.REDIS_URL ? connectRedisFailFast(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT, log) : undefined;
   const bus = requestRedis && subscriber

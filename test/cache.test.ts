@@ -7,7 +7,7 @@ import { connectRedis } from '../src/redis.ts';
 import { REDIS_URL } from './helpers/app.ts';
 
 const log = createLogger('silent');
-const redis = connectRedis(REDIS_URL);
+const redis = connectRedis(REDIS_URL, log);
 const prefix = `violet-cache-test-${randomBytes(4).toString('hex')}`;
 afterAll(async () => {
   const keys = await redis.keys(`${prefix}:*`);
