@@ -30,7 +30,7 @@ const isUserType = (type: GraphQLNamedType) => isObjectType(type) && type.extens
 const requiredArgs = (field: GraphQLField<unknown, unknown>) => field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
 
 /** Required arguments the walk can fill: ids (given another user's id); any other required argument makes a field costly. */
-const fillable = (field: GraphQLField<unknown, unknown>) => requiredArgs(field).every((arg) => getNamedType(arg.type).name === 'ID');
+const fillable = (field: GraphQLField<unknown, unknown>) => requiredArgs(field).every((arg) => ['ID', 'UUID'].includes(getNamedType(arg.type).name));
 
 /** The cheapest path from Query to every object type: fewest required arguments first, then fewest steps. */
 function pathsFromQuery(): Map<string, Path> {

@@ -1,7 +1,7 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { DomainError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Redis } from '../redis.ts';
+import { reportOutages, type Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
 import { withTimeout } from './timeout.ts';
 import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
@@ -62,7 +62,7 @@ export class BullmqJobRunner implements JobRunner {
     if (this.options.process) {
       for (const queue of this.queues.keys()) {
         const worker = new Worker(queue, (job) => this.process(job), {
-          connection: this.options.connection.duplicate(),
+          connection: reportOutages(this.options.connection.duplicate(), this.log, 'Redis unreachable: workers wait for it'),
           prefix: this.options.prefix,
           concurrency: this.options.concurrency ?? 4,
         });
