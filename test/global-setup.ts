@@ -1,20 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { ADMIN_URL, TEMPLATE_PREFIX, databaseUrl } from './helpers/database.ts';
+import { admin, TEMPLATE_PREFIX, databaseUrl } from './helpers/database.ts';
 
 /** Templates left by runs that were killed before their teardown are dropped once they are this old. */
 const ABANDONED_AFTER_MS = 6 * 3_600_000;
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(ADMIN_URL);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Builds this run's migrated template database (each test app clones it with CREATE DATABASE … TEMPLATE).

@@ -26,8 +26,13 @@ class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts an empty, memory-only instance and waits until it answers. */
+  get running(): boolean {
+    return !!this.process && this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  /** Starts an empty, memory-only instance (unless this one runs) and waits until it answers. */
   async start(): Promise<void> {
+    if (this.running) return;
     this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     for (let attempt = 0; attempt < 100; attempt++) {
       const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -44,10 +49,10 @@ class PrivateRedis {
   }
 
   async stop(): Promise<void> {
-    const child = this.process;
-    if (!child || child.exitCode !== null) return;
-    child.kill('SIGKILL');
-    await once(child, 'exit');
+    if (!this.running) return;
+    const exited = once(this.process!, 'exit');
+    this.process!.kill('SIGKILL');
+    await exited;
   }
 }
 
@@ -66,11 +71,15 @@ beforeAll(async () => {
   app = await startTestApp({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT: '500ms', ATTACK_ENTERPRISE_SOURCE: '/nonexistent/attack' });
 });
 
+/** Closing waits for Redis (the job workers' connections wait an outage out), so Redis runs again first. */
 afterAll(async () => {
-  await redis.start().catch(() => undefined);
-  await app?.close();
-  await redis.stop();
-});
+  try {
+    await redis.start();
+    await Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+  } finally {
+    await redis.stop();
+  }
+}, 40_000);
 
 describe('a Redis outage', () => {
   it('signed-in reads answer fast, logouts take effect, enqueueing answers 503 at once, and revocations survive an empty Redis', async () => {

@@ -8,6 +8,9 @@ import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type 
 
 /** Worker presence is shown by health and status answers, which must stay fast when Redis is slow or down. */
 const WORKER_COUNT_TIMEOUT_MS = 1_000;
+/** How long a closing worker may take to finish its current jobs before it is closed by force. */
+const WORKER_CLOSE_GRACE_MS = 5_000;
+
 /** Seconds a client is asked to wait when the queue is unreachable. */
 const QUEUE_RETRY_AFTER_SECONDS = 5;
 
@@ -166,8 +169,25 @@ export class BullmqJobRunner implements JobRunner {
     }
   }
 
+  /**
+   * Lets a worker finish its current jobs for a while, then closes it by force: after Redis went away and came
+   * back, a graceful close can wait forever on the blocking connection. A job cut off this way is idempotent and
+   * is taken up again as stalled.
+   */
+  private async closeWorker(worker: Worker): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = worker.close().then(() => true);
+    const patience = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), WORKER_CLOSE_GRACE_MS)));
+    const closed = await Promise.race([graceful, patience]);
+    clearTimeout(timer);
+    if (!closed) {
+      this.log.warn({ queue: worker.name }, 'worker did not stop in time; closing it by force');
+      await Promise.race([worker.close(true), new Promise((resolve) => setTimeout(resolve, WORKER_CLOSE_GRACE_MS).unref())]);
+    }
+  }
+
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all(this.workers.map((worker) => this.closeWorker(worker)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
 }

@@ -18,7 +18,8 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection to the server's maintenance database (creating and dropping databases). */
+export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client(ADMIN_URL);
   await client.connect();
   try {
