@@ -4,7 +4,7 @@ export default defineConfig({
   // One graphql instance: without this, Vite resolves ESM and CommonJS copies for different importers.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'rest-adapter/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

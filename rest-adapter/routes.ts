@@ -12,7 +12,7 @@ import { countermeasuresRoutes } from '../src/modules/countermeasures/routes.ts'
 import { complianceRoutes } from '../src/modules/compliance/routes.ts';
 import { testTemplatesRoutes } from '../src/modules/test-templates/routes.ts';
 import { detectionRulesRoutes } from '../src/modules/detection-rules/routes.ts';
-import { testsRoutes } from '../src/modules/tests/routes.ts';
+import { testsRoutes } from '../src/modules/test-runs/routes.ts';
 import { evidenceRoutes } from '../src/modules/evidence/routes.ts';
 import { dataSourcesRoutes } from '../src/modules/data-sources/routes.ts';
 import { campaignsRoutes } from '../src/modules/campaigns/routes.ts';

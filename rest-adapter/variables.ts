@@ -1,6 +1,6 @@
 import {
   getNullableType,
-  GraphQLList,
+  type GraphQLList,
   isEnumType,
   isListType,
   isScalarType,

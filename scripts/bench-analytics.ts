@@ -141,9 +141,15 @@ async function redisUrl(): Promise<string | undefined> {
   const answers = await new Promise<boolean>((resolve) => {
     const socket = connectTcp({ host: url.hostname, port: Number(url.port) });
     socket.setTimeout(500);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
   return answers ? DEFAULT_REDIS_URL : undefined;
 }
@@ -178,7 +184,10 @@ async function startBench(databaseUrl: string, redis: string | undefined): Promi
   const remember = services.cache.remember.bind(services.cache);
   services.cache.remember = (tag, key, ttlMs, compute) => {
     cacheUse.calls += 1;
-    return remember(tag, key, ttlMs, () => ((cacheUse.misses += 1), compute()));
+    return remember(tag, key, ttlMs, () => {
+      cacheUse.misses += 1;
+      return compute();
+    });
   };
   const app = await createApp(services);
   app.server.listen(0, '127.0.0.1');

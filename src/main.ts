@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { createApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { createServices } from './services.ts';
 import { onShutdown } from './shutdown.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {

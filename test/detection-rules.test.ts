@@ -42,7 +42,8 @@ const sample: SampleRule[] = walk(RULES_DIR).map((file) => {
   return { path: `rules/${relative(RULES_DIR, file)}`, id: doc.id, title: doc.title, level: doc.level, author: doc.author, techniques, raw };
 });
 const distinctTechniques = new Set(sample.flatMap((rule) => rule.techniques));
-const levels = sample.reduce<Record<string, number>>((counts, rule) => ({ ...counts, [rule.level]: (counts[rule.level] ?? 0) + 1 }), {});
+const levels: Record<string, number> = {};
+for (const rule of sample) levels[rule.level] = (levels[rule.level] ?? 0) + 1;
 const byId = new Map(sample.map((rule) => [rule.id, rule]));
 
 let app: TestApp;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { admin, TEMPLATE_PREFIX, databaseUrl } from './helpers/database.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../src/events/types.ts';
 import type { ValidationStatus } from '../src/generated/prisma/enums.ts';
-import { dualValidationOutcome } from '../src/modules/tests/state-machine.ts';
+import { dualValidationOutcome } from '../src/modules/test-runs/state-machine.ts';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app.ts';
 import { createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestState } from '../src/generated/prisma/enums.ts';
-import { TEST_STATES, TRANSITIONS, type Transition } from '../src/modules/tests/state-machine.ts';
+import { TEST_STATES, TRANSITIONS, type Transition } from '../src/modules/test-runs/state-machine.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { advance, createTest, statusOf, team, technique, type Team } from './tests-fixtures.ts';
 

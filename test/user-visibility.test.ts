@@ -71,18 +71,18 @@ const label = (path: Path) => path.map(({ field }) => field.name).join('.');
 function documentFor(path: Path, otherUserId: string, extra?: string): string {
   const target = getNamedType(path[path.length - 1].field.type) as GraphQLObjectType;
   const leaves = extra ?? fieldsOf(target).filter((field) => isLeafType(getNamedType(field.type)) && !requiredArgs(field).length).map((field) => field.name).join(' ');
-  return path.reduceRight((inner, { field }) => {
+  return `${path.reduceRight((inner, { field }) => {
     const args = requiredArgs(field).map((arg) => `${arg.name}: ${JSON.stringify(otherUserId)}`);
     return `${field.name}${args.length ? `(${args.join(', ')})` : ''} { ${inner} }`;
-  }, leaves).replace(/^/, 'query { ') + ' }';
+  }, leaves).replace(/^/, 'query { ')} }`;
 }
 
 /** Every object in a response that stands for a user. */
 function usersIn(value: unknown, found: Record<string, unknown>[] = []): Record<string, unknown>[] {
-  if (Array.isArray(value)) value.forEach((item) => usersIn(item, found));
+  if (Array.isArray(value)) for (const item of value) usersIn(item, found);
   else if (value && typeof value === 'object') {
     if ('username' in value) found.push(value as Record<string, unknown>);
-    Object.values(value).forEach((item) => usersIn(item, found));
+    for (const item of Object.values(value)) usersIn(item, found);
   }
   return found;
 }

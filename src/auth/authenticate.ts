@@ -43,7 +43,7 @@ async function principalFromToken(services: Services, token: string): Promise<Pr
   const claims = await services.tokens.verify(token);
   if (await services.revocations.isRevoked(claims.jti)) throw new UnauthenticatedError('Token has been revoked');
   const user = await services.prisma.user.findUnique({ where: { id: claims.sub } });
-  if (!user || !user.isActive) throw new UnauthenticatedError('Account is disabled');
+  if (!user?.isActive) throw new UnauthenticatedError('Account is disabled');
   if (claims.sv !== user.sessionVersion) {
     throw new UnauthenticatedError('Token predates a password change');
   }

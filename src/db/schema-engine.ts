@@ -113,7 +113,7 @@ function hideCharColumns<T>(result: T): T {
  */
 class CharAsTextClient extends pg.Client {
   // `any` keeps this override compatible with every overload of pg's query().
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: matches every overload of pg's query()
   override query(...args: any[]): any {
     const query = super.query as (...queryArgs: unknown[]) => unknown;
     const callback: unknown = args.at(-1);
@@ -133,7 +133,7 @@ class CharAsTextClient extends pg.Client {
  * pg-pool still drops a client whose connection broke when it is released.
  */
 class ConnectionKeepingPool extends pg.Pool {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: matches every overload of pg's query()
   override query(...args: any[]): any {
     const query = super.query as (...queryArgs: unknown[]) => unknown;
     if (typeof args.at(-1) === 'function') return query.apply(this, args); // adapter-pg never calls back

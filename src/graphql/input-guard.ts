@@ -5,6 +5,7 @@ import { ValidationError } from '../errors.ts';
 export const MAX_INPUT_DEPTH = 32;
 
 // NUL, which PostgreSQL text cannot hold, and UTF-16 halves without their partner, which no encoding can.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this refuses
 const FORBIDDEN_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface InputProblem {
@@ -36,7 +37,7 @@ export function inspectInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputP
     if (current === null || typeof current !== 'object') continue;
     if (path.length >= maxDepth) return { path, reason: `nests deeper than ${maxDepth} levels` };
     if (Array.isArray(current)) {
-      current.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      for (const [index, item] of current.entries()) stack.push({ value: item, path: [...path, index] });
       continue;
     }
     for (const [key, item] of Object.entries(current)) {

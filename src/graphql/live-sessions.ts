@@ -78,7 +78,10 @@ export class LiveSessions {
 
   private closeAtExpiry(live: LiveSocket, expiresAt: number): void {
     const remaining = expiresAt - Date.now();
-    if (remaining <= 0) return this.close(live, SESSION_ENDED, 'Token has expired');
+    if (remaining <= 0) {
+      this.close(live, SESSION_ENDED, 'Token has expired');
+      return;
+    }
     live.expiry = setTimeout(() => this.closeAtExpiry(live, expiresAt), Math.min(remaining, MAX_TIMER_MS));
     live.expiry.unref();
   }

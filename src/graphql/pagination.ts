@@ -11,6 +11,7 @@ export interface Page<T> {
 }
 
 /** An offset page of `item`: `{ items, total, offset, limit }`, the shape of every paginated list. */
+// biome-ignore lint/suspicious/noExplicitAny: Pothos object refs of any shape
 export function pageType<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({

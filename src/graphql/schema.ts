@@ -14,7 +14,7 @@ import '../modules/countermeasures/resolvers.ts';
 import '../modules/compliance/resolvers.ts';
 import '../modules/test-templates/resolvers.ts';
 import '../modules/detection-rules/resolvers.ts';
-import '../modules/tests/resolvers.ts';
+import '../modules/test-runs/resolvers.ts';
 import '../modules/evidence/resolvers.ts';
 import '../modules/data-sources/resolvers.ts';
 import '../modules/campaigns/resolvers.ts';

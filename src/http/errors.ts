@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { domainErrorFrom } from '../db/errors.ts';
-import { DomainError, NotFoundError, RequestError } from '../errors.ts';
+import { type DomainError, NotFoundError, RequestError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** Malformed JSON, oversized bodies and the like, as raised by Express' body parsers. */

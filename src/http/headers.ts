@@ -32,7 +32,7 @@ export function pagePolicy(): RequestHandler {
   }) as RequestHandler;
 }
 
-const hasSessionCookie = (cookie: string | undefined) => cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
+const hasSessionCookie = (cookie: string | undefined) => cookie?.includes(`${SESSION_COOKIE}=`);
 
 /**
  * `Cache-Control: no-store` on API answers that may hold a user's data or a credential: every answer to a

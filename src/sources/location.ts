@@ -1,4 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
@@ -136,7 +137,7 @@ async function readLocalBytes(location: string): Promise<Buffer> {
   } catch (error) {
     throw new SourceUnavailableError(location, 'not a valid file: URL', { cause: error });
   }
-  let info;
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (error) {
@@ -166,7 +167,7 @@ export async function isLocalDirectory(location: string): Promise<boolean> {
 /** Every file under a local directory (recursively) whose relative path passes `accept`, sorted, with `/` separators. */
 export async function listLocalFiles(location: string, accept: (relativePath: string) => boolean): Promise<string[]> {
   const root = localPath(location);
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(root, { recursive: true, withFileTypes: true });
   } catch (error) {

@@ -13,7 +13,10 @@ export class Measure extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) return callback(new ObjectTooLargeError(this.maxBytes));
+    if (this.size > this.maxBytes) {
+      callback(new ObjectTooLargeError(this.maxBytes));
+      return;
+    }
     this.hash.update(chunk);
     callback(null, chunk);
   }
@@ -53,7 +56,8 @@ export class Verify extends Transform {
     const actual = { sha256: this.hash.digest('hex'), size: this.size };
     if (actual.sha256 !== this.expected.sha256 || actual.size !== this.expected.size) {
       this.onMismatch(actual);
-      return callback(new IntegrityError('The stored file does not match the hash recorded at upload'));
+      callback(new IntegrityError('The stored file does not match the hash recorded at upload'));
+      return;
     }
     if (this.held) this.push(this.held);
     callback();

@@ -1,4 +1,4 @@
-import { parse, validate, type GraphQLSchema } from 'graphql';
+import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { tokenLimitErrorFrom } from './errors.ts';
 import { limitRules, operationCost, type GraphqlLimits } from './rules.ts';
 
@@ -11,7 +11,7 @@ export interface DocumentMeasure {
 
 /** Measures a fixed document (a REST route's) against the limits, for whatever variables it will be given. */
 export function measureDocument(schema: GraphQLSchema, source: string, limits: GraphqlLimits): DocumentMeasure {
-  let document;
+  let document: DocumentNode;
   try {
     document = parse(source, { maxTokens: limits.maxTokens });
   } catch (error) {

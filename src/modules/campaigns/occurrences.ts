@@ -2,8 +2,8 @@ import { SYSTEM_ACTOR, inTransaction } from '../../db/unit-of-work.ts';
 import type { Db } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { insertRetest } from '../tests/retests.ts';
-import { RETEST_FROM } from '../tests/state-machine.ts';
+import { insertRetest } from '../test-runs/retests.ts';
+import { RETEST_FROM } from '../test-runs/state-machine.ts';
 import { occurrenceAt, scheduleIdOf } from './schedule.ts';
 import { lockCampaign } from './store.ts';
 

@@ -7,7 +7,7 @@ import type { TestTemplate, ThreatActor } from '../../generated/prisma/client.ts
 import { NotFoundError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput, trimmed } from '../../validation.ts';
-import { fieldsFromTemplate } from '../tests/templates.ts';
+import { fieldsFromTemplate } from '../test-runs/templates.ts';
 import { getThreatActor } from '../threat-actors/service.ts';
 import { insertCampaign } from './service.ts';
 import type { CampaignQuery } from './store.ts';

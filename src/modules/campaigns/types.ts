@@ -4,7 +4,7 @@ import { CAMPAIGN_HISTORY_MAX } from './service.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import type { CampaignEvent, CampaignExecution } from '../../generated/prisma/client.ts';
 import { CampaignStatus, type TestState } from '../../generated/prisma/enums.ts';
-import '../tests/types.ts';
+import '../test-runs/types.ts';
 import { page, parseInput } from '../../validation.ts';
 
 /** The tests a campaign read lists at once; larger campaigns page through them (tests_offset, tests_limit). */

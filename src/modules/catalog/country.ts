@@ -32,8 +32,8 @@ export const NATIONS: readonly Nation[] = [
   { code: 'BR', adjectives: ['Brazilian'], names: ['Brazil'] },
 ];
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]");
-const alternation = (words: string[]) => [...words].sort((a, b) => b.length - a.length).map(escape).join('|');
+const escapeWord = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]");
+const alternation = (words: string[]) => [...words].sort((a, b) => b.length - a.length).map(escapeWord).join('|');
 
 const byWord = new Map<string, string>();
 for (const nation of NATIONS) for (const word of [...nation.adjectives, ...nation.names]) byWord.set(word.toLowerCase().replace(/’/g, "'"), nation.code);

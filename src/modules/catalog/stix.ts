@@ -114,7 +114,7 @@ export function bundleObjects(json: string): StixObject[] {
 function tacticsOf(objects: StixObject[]): TacticRecord[] {
   const order = new Map<string, number>();
   const matrix = objects.find((object) => object.type === 'x-mitre-matrix' && isActive(object)) ?? objects.find((object) => object.type === 'x-mitre-matrix');
-  strings(matrix?.tactic_refs).forEach((ref, index) => order.set(ref, index + 1));
+  for (const [index, ref] of strings(matrix?.tactic_refs).entries()) order.set(ref, index + 1);
   const tactics: TacticRecord[] = [];
   for (const object of objects) {
     const externalId = attackReference(object)?.external_id;
@@ -125,7 +125,7 @@ function tacticsOf(objects: StixObject[]): TacticRecord[] {
   // Tactics the matrix does not list go after the others, in id order.
   const last = order.size;
   tactics.sort((a, b) => (a.matrixOrder || last + 1) - (b.matrixOrder || last + 1) || a.externalId.localeCompare(b.externalId));
-  tactics.forEach((tactic, index) => (tactic.matrixOrder = index + 1));
+  for (const [index, tactic] of tactics.entries()) tactic.matrixOrder = index + 1;
   return tactics;
 }
 

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { statusCountFields } from '../techniques/types.ts';
-import { TestStateEnum } from '../tests/types.ts';
+import { TestStateEnum } from '../test-runs/types.ts';
 import type { CoverageCounts, TacticCoverage } from './coverage.ts';
 import type { ActivityEntry, CampaignCounts, DashboardKpis, ExecutiveSummary } from './dashboard.ts';
 import type { Efficacy, HoursStats, OperationalKpis, OperationalTrend, OperationalWeek, SecondsStats, TeamBreakdown } from './operational.ts';

@@ -1,4 +1,4 @@
-import { Prisma } from '../../generated/prisma/client.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { CoverageStatus, DetectionResult } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { coverageByTactic, coverageSummary, type CoverageCounts, type TacticCoverage } from '../metrics/coverage.ts';

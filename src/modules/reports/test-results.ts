@@ -3,8 +3,8 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { DetectionResult, RemediationStatus, TestState } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
-import { TEST_PAGE } from '../tests/service.ts';
-import type { TestQuery } from '../tests/store.ts';
+import { TEST_PAGE } from '../test-runs/service.ts';
+import type { TestQuery } from '../test-runs/store.ts';
 import { dateRange, isoDate } from './period.ts';
 
 const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.ts';
 import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
 import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
-import { DetectionResultEnum, TestStateEnum, TestType } from '../tests/types.ts';
+import { DetectionResultEnum, TestStateEnum, TestType } from '../test-runs/types.ts';
 import type { CoverageReport, StatusCounts, TacticCoverage, TechniqueCoverage } from './coverage.ts';
 import { REPORT_KINDS } from './documents/index.ts';
 import type { DetectionCounts, RemediationCounts, StateCounts } from './test-results.ts';

@@ -1,5 +1,5 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { TECHNIQUE_TEST_PAGE } from '../tests/types.ts';
+import { TECHNIQUE_TEST_PAGE } from '../test-runs/types.ts';
 import { techniqueRoles } from './permissions.ts';
 
 const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms status_global: statusGlobal

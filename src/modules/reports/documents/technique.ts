@@ -1,4 +1,4 @@
-import { z } from 'zod';
+
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { CoverageStatus, DetectionResult, RemediationStatus, TestState } from '../../../generated/prisma/enums.ts';
 import { NotFoundError } from '../../../errors.ts';
