@@ -35,7 +35,9 @@ export function prepareOperation(schema: GraphQLSchema, source: string, label: s
   if (problems.length) throw new Error(`${label}: ${problems.map((problem) => problem.message).join('; ')}`);
   const beyondLimits = limits ? measureDocument(schema, source, limits).problems : [];
   if (beyondLimits.length) throw new Error(`${label}: the document exceeds the GraphQL limits: ${beyondLimits.join('; ')}`);
-  const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  const operation = document.definitions.find(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
   const roots = operation?.selectionSet.selections ?? [];
   if (!operation || roots.length !== 1 || roots[0].kind !== Kind.FIELD) {
     throw new Error(`${label}: a route's document must be one operation with one root field`);
@@ -116,7 +118,10 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
       const context = await contextFor(req);
       assertAccess(context.auth.principal, { roles: route.roles, write: route.method !== 'GET' }, context.auth.failure);
       if (isCustom(route)) {
-        const tools = { context, execute: (source: string, variables: Record<string, unknown>) => runOperation(schema, prepare(source), variables, context) };
+        const tools = {
+          context,
+          execute: (source: string, variables: Record<string, unknown>) => runOperation(schema, prepare(source), variables, context),
+        };
         await route.handle(req, res, tools);
         return;
       }

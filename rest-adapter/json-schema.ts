@@ -74,7 +74,11 @@ export class SchemaConverter {
       properties[key] = { ...this.input(field.type), ...(field.description ? { description: field.description } : {}) };
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(key);
     }
-    Object.assign(schema, { properties, ...(required.length ? { required } : {}), ...(type.description ? { description: type.description } : {}) });
+    Object.assign(schema, {
+      properties,
+      ...(required.length ? { required } : {}),
+      ...(type.description ? { description: type.description } : {}),
+    });
     return type.name;
   }
 
@@ -109,7 +113,10 @@ export class SchemaConverter {
         const key = selection.alias?.value ?? selection.name.value;
         const field = fields[selection.name.value];
         properties[key] = field
-          ? { ...this.output(field.type, selection.selectionSet, fragments), ...(field.description ? { description: field.description } : {}) }
+          ? {
+              ...this.output(field.type, selection.selectionSet, fragments),
+              ...(field.description ? { description: field.description } : {}),
+            }
           : { type: 'string' }; // __typename
         required.push(key);
         continue;

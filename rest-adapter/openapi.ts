@@ -16,7 +16,11 @@ import { isCustom, type CustomRoute, type GraphqlRoute, type Route } from './typ
 import { camelToSnake } from './variables.ts';
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
-const operationId = (route: Route) => `${route.method}${route.path}`.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/_$/, '');
+const operationId = (route: Route) =>
+  `${route.method}${route.path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/_$/, '');
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 function whoText(roles: Route['roles']): string {
@@ -34,8 +38,12 @@ interface Operation {
 
 function operationOf(schema: GraphQLSchema, source: string, label: string): Operation {
   const { document, variableTypes } = prepareOperation(schema, source, label);
-  const node = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments = document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION);
+  const node = document.definitions.find(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const fragments = document.definitions.filter(
+    (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
+  );
   return { node, variables: variableTypes, fragments: new Map(fragments.map((fragment) => [fragment.name.value, fragment])) };
 }
 
@@ -61,7 +69,12 @@ class RouteDescriber {
       .filter(([, source]) => source.from === 'query')
       .map(([, source]) => {
         const type = typeOf('query', source.name!);
-        return { name: source.name, in: 'query', required: !!type && isNonNullType(type), schema: type ? this.converter.input(type, true) : { type: 'string' } };
+        return {
+          name: source.name,
+          in: 'query',
+          required: !!type && isNonNullType(type),
+          schema: type ? this.converter.input(type, true) : { type: 'string' },
+        };
       });
     return [...pathParameters, ...queryParameters];
   }
@@ -92,9 +105,11 @@ class RouteDescriber {
 
   /** The success body: the root field's selection (or, for `wholeData` rows, every root alias). */
   response(route: GraphqlRoute, operation: Operation): JsonSchema {
-    const root = { query: this.schema.getQueryType(), mutation: this.schema.getMutationType(), subscription: this.schema.getSubscriptionType() }[
-      operation.node.operation
-    ]!;
+    const root = {
+      query: this.schema.getQueryType(),
+      mutation: this.schema.getMutationType(),
+      subscription: this.schema.getSubscriptionType(),
+    }[operation.node.operation]!;
     if (route.wholeData) return this.converter.selection(root, operation.node.selectionSet, operation.fragments);
     const field = operation.node.selectionSet.selections[0] as FieldNode;
     return this.converter.output(root.getFields()[field.name.value].type, field.selectionSet, operation.fragments);
@@ -136,7 +151,11 @@ export function buildOpenApiDocument(routes: readonly Route[], schema: GraphQLSc
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Violet API', version: '1.0.0', description: 'Purple-team coverage platform. GraphQL at /graphql; this REST layer runs the same resolvers.' },
+    info: {
+      title: 'Violet API',
+      version: '1.0.0',
+      description: 'Purple-team coverage platform. GraphQL at /graphql; this REST layer runs the same resolvers.',
+    },
     servers: [{ url: '/api/v1' }],
     paths,
     components: {
@@ -149,7 +168,11 @@ export function buildOpenApiDocument(routes: readonly Route[], schema: GraphQLSc
         Error: {
           type: 'object',
           required: ['detail', 'code'],
-          properties: { detail: { oneOf: [{ type: 'string' }, { type: 'object' }] }, code: { type: 'string' }, field: { type: ['string', 'null'] } },
+          properties: {
+            detail: { oneOf: [{ type: 'string' }, { type: 'object' }] },
+            code: { type: 'string' },
+            field: { type: ['string', 'null'] },
+          },
         },
       },
     },

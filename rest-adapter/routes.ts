@@ -24,7 +24,28 @@ import { reportsRoutes } from '../src/modules/reports/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
-export const routes: readonly Route[] = [...authRoutes, ...userRoutes, ...apiKeyRoutes, ...techniqueRoutes, ...notificationRoutes, ...auditRoutes, ...systemRoutes,
-  ...catalogRoutes, ...threatActorsRoutes, ...intelRoutes, ...countermeasuresRoutes, ...complianceRoutes, ...testTemplatesRoutes, ...detectionRulesRoutes, ...testsRoutes, ...evidenceRoutes, ...dataSourcesRoutes,
-  ...campaignsRoutes, ...metricsRoutes, ...scoresRoutes, ...snapshotsRoutes, ...riskRoutes, ...reportsRoutes,
+export const routes: readonly Route[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...apiKeyRoutes,
+  ...techniqueRoutes,
+  ...notificationRoutes,
+  ...auditRoutes,
+  ...systemRoutes,
+  ...catalogRoutes,
+  ...threatActorsRoutes,
+  ...intelRoutes,
+  ...countermeasuresRoutes,
+  ...complianceRoutes,
+  ...testTemplatesRoutes,
+  ...detectionRulesRoutes,
+  ...testsRoutes,
+  ...evidenceRoutes,
+  ...dataSourcesRoutes,
+  ...campaignsRoutes,
+  ...metricsRoutes,
+  ...scoresRoutes,
+  ...snapshotsRoutes,
+  ...riskRoutes,
+  ...reportsRoutes,
 ];

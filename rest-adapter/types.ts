@@ -5,10 +5,7 @@ import type { Context } from '../src/graphql/context.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Where a GraphQL variable comes from: a path parameter, a query parameter, or the JSON body. */
-export type VariableSource =
-  | { from: 'path'; name: string }
-  | { from: 'query'; name: string }
-  | { from: 'body'; name?: string };
+export type VariableSource = { from: 'path'; name: string } | { from: 'query'; name: string } | { from: 'body'; name?: string };
 
 export const path = (name: string): VariableSource => ({ from: 'path', name });
 export const query = (name: string): VariableSource => ({ from: 'query', name });

@@ -1,11 +1,4 @@
-import {
-  getNullableType,
-  type GraphQLList,
-  isEnumType,
-  isListType,
-  isScalarType,
-  type GraphQLInputType,
-} from 'graphql';
+import { getNullableType, type GraphQLList, isEnumType, isListType, isScalarType, type GraphQLInputType } from 'graphql';
 import { ValidationError } from '../src/errors.ts';
 
 const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, char: string) => char.toUpperCase());

@@ -38,17 +38,49 @@ const DOCUMENT_PREFIX = '/reports/generate/';
 
 /** Every GET of the analytics issue, as the spec names them (path parameters as ':'). */
 const EXPECTED_GETS = [
-  '/campaigns', '/campaigns/:', '/campaigns/:/progress', '/campaigns/:/history',
-  '/metrics/summary', '/metrics/by-tactic', '/metrics/test-pipeline', '/metrics/team-activity', '/metrics/validation-rate',
-  '/metrics/recent-tests', '/metrics/operational', '/metrics/operational/trend', '/metrics/operational/by-team',
-  '/dashboard/kpis', '/dashboard/executive', '/dashboard/coverage-by-tactic', '/dashboard/posture-history', '/dashboard/activity',
-  '/scores/technique/:', '/scores/tactic/:', '/scores/threat-actor/:', '/scores/organization', '/scores/history', '/scores/config',
+  '/campaigns',
+  '/campaigns/:',
+  '/campaigns/:/progress',
+  '/campaigns/:/history',
+  '/metrics/summary',
+  '/metrics/by-tactic',
+  '/metrics/test-pipeline',
+  '/metrics/team-activity',
+  '/metrics/validation-rate',
+  '/metrics/recent-tests',
+  '/metrics/operational',
+  '/metrics/operational/trend',
+  '/metrics/operational/by-team',
+  '/dashboard/kpis',
+  '/dashboard/executive',
+  '/dashboard/coverage-by-tactic',
+  '/dashboard/posture-history',
+  '/dashboard/activity',
+  '/scores/technique/:',
+  '/scores/tactic/:',
+  '/scores/threat-actor/:',
+  '/scores/organization',
+  '/scores/history',
+  '/scores/config',
   '/heatmap',
-  '/snapshots', '/snapshots/:', '/snapshots/evolution', '/snapshots/compare',
-  '/risk/profiles', '/risk/matrix', '/risk/summary', '/risk/recommendations', '/risk/top',
-  '/reports/coverage-summary', '/reports/coverage-csv', '/reports/test-results', '/reports/remediation-status',
-  '/reports/generate/purple-campaign/:', '/reports/generate/coverage-summary', '/reports/generate/executive-summary',
-  '/reports/generate/quarterly-summary', '/reports/generate/technique/:',
+  '/snapshots',
+  '/snapshots/:',
+  '/snapshots/evolution',
+  '/snapshots/compare',
+  '/risk/profiles',
+  '/risk/matrix',
+  '/risk/summary',
+  '/risk/recommendations',
+  '/risk/top',
+  '/reports/coverage-summary',
+  '/reports/coverage-csv',
+  '/reports/test-results',
+  '/reports/remediation-status',
+  '/reports/generate/purple-campaign/:',
+  '/reports/generate/coverage-summary',
+  '/reports/generate/executive-summary',
+  '/reports/generate/quarterly-summary',
+  '/reports/generate/technique/:',
 ];
 const TIMED_POSTS = ['/risk/compute', '/snapshots', '/dashboard/posture-snapshot'];
 
@@ -254,7 +286,8 @@ function candidatesFor(path: string, parameter: string, fixtures: Fixtures): str
   const before = segments[segments.indexOf(`:${parameter}`) - 1] ?? '';
   const known = (...values: (string | undefined)[]) => values.filter((value): value is string => Boolean(value));
   if (parameter === 'ttp_id') return known(fixtures.technique?.ttp_id);
-  if (parameter === 'tactic' || before === 'tactic') return known(fixtures.tactic?.short_name, fixtures.tactic?.name, fixtures.tactic?.external_id);
+  if (parameter === 'tactic' || before === 'tactic')
+    return known(fixtures.tactic?.short_name, fixtures.tactic?.name, fixtures.tactic?.external_id);
   if (parameter === 'actor_id' || before === 'threat-actor' || before === 'threat-actors') return known(fixtures.actor);
   if (before === 'campaigns' || before === 'purple-campaign' || before === 'campaign') return known(fixtures.campaign);
   if (before === 'snapshots' || before === 'snapshot') return known(fixtures.newestSnapshot);
@@ -325,7 +358,13 @@ interface MeasureOptions {
   onAnswer?: (sample: Sample) => void;
 }
 
-async function measure(bench: Bench, endpoint: string, count: number, mode: 'warm' | 'cold', options: MeasureOptions = {}): Promise<Omit<Measurement, 'kind' | 'cached'>> {
+async function measure(
+  bench: Bench,
+  endpoint: string,
+  count: number,
+  mode: 'warm' | 'cold',
+  options: MeasureOptions = {},
+): Promise<Omit<Measurement, 'kind' | 'cached'>> {
   const { method = 'GET', onAnswer } = options;
   const samples: Sample[] = [];
   // Statements by text: the one with the highest mean time is the endpoint's slowest (one slow sample is noise).
@@ -381,7 +420,9 @@ interface Target {
 async function targetsFrom(bench: Bench, fixtures: Fixtures, only: string | undefined): Promise<{ targets: Target[]; unfilled: string[] }> {
   const targets: Target[] = [];
   const unfilled: string[] = [];
-  const gets = routes.filter((route) => route.method === 'GET' && PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`)));
+  const gets = routes.filter(
+    (route) => route.method === 'GET' && PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`)),
+  );
   for (const route of gets) {
     if (only && !route.path.startsWith(only)) continue;
     const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]);
@@ -416,7 +457,8 @@ async function targetsFrom(bench: Bench, fixtures: Fixtures, only: string | unde
 }
 
 async function explain(databaseUrl: string, query: CapturedQuery): Promise<string> {
-  if (!/^\s*(SELECT|WITH)\b/i.test(query.text) || /\b(INSERT|UPDATE|DELETE)\b/i.test(query.text)) return '(not a read-only SELECT: not explained)';
+  if (!/^\s*(SELECT|WITH)\b/i.test(query.text) || /\b(INSERT|UPDATE|DELETE)\b/i.test(query.text))
+    return '(not a read-only SELECT: not explained)';
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -445,7 +487,8 @@ function table(rows: Measurement[]): string {
     row.status >= 400 ? 'ERROR' : row.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -473,7 +516,10 @@ function markdownOf(report: Report): string {
   const rows = (measurements: Measurement[], verdict: (row: Measurement) => string) => [
     '| endpoint | status | p50 ms | p95 ms | max ms | SQL/request | result |',
     '|---|---:|---:|---:|---:|---:|---|',
-    ...measurements.map((row) => `| \`${row.method} ${idless(row.endpoint)}\` | ${Object.keys(row.statuses).join('/')} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.max.toFixed(1)} | ${row.sqlPerRequest.toFixed(1)} | ${verdict(row)} |`),
+    ...measurements.map(
+      (row) =>
+        `| \`${row.method} ${idless(row.endpoint)}\` | ${Object.keys(row.statuses).join('/')} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.max.toFixed(1)} | ${row.sqlPerRequest.toFixed(1)} | ${verdict(row)} |`,
+    ),
   ];
   const budget = (row: Measurement) => (row.status >= 400 ? 'error' : row.pass ? 'pass' : '**over**');
   const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
@@ -481,14 +527,20 @@ function markdownOf(report: Report): string {
   return [
     `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${report.machine.cpus} cores (${report.machine.cpu ?? 'unknown CPU'}, ${report.machine.memoryGb} GB), Node ${report.machine.node}, PostgreSQL ${report.machine.postgres}, cache: ${report.cache}; ${report.options.requests} requests per endpoint after ${report.options.warmup} warm-up; load average before ${load(report.machine.loadBefore)}, after ${load(report.machine.loadAfter)}.`,
     '',
-    `Dataset: ${Object.entries(report.dataset).map(([key, value]) => `${key} ${value.toLocaleString('en-US')}`).join(', ')}.`,
+    `Dataset: ${Object.entries(report.dataset)
+      .map(([key, value]) => `${key} ${value.toLocaleString('en-US')}`)
+      .join(', ')}.`,
     '',
     ...section('Warm (as served)', report.warm, () => rows(report.warm, budget)),
     ...section('Cached endpoints, cold (cache invalidated before every request)', report.cold, () => rows(report.cold, budget)),
     ...section('Generated documents, as served', report.documents, () => rows(report.documents, budget)),
-    ...section('Generated documents, first rendering (cache invalidated before every request)', report.firstRenderings, () => rows(report.firstRenderings, budget)),
+    ...section('Generated documents, first rendering (cache invalidated before every request)', report.firstRenderings, () =>
+      rows(report.firstRenderings, budget),
+    ),
     ...section('Writes', report.writes, () => rows(report.writes, budget)),
-    report.notBuilt.length ? `Not built: ${report.notBuilt.map((path) => `\`${path}\``).join(', ')}.` : 'Every endpoint of the list was built.',
+    report.notBuilt.length
+      ? `Not built: ${report.notBuilt.map((path) => `\`${path}\``).join(', ')}.`
+      : 'Every endpoint of the list was built.',
     '',
     `Verdict: **${report.verdict}**.`,
     '',
@@ -504,7 +556,9 @@ async function traceRequest(bench: Bench, endpoint: string): Promise<string> {
   capture.active = false;
   const total = performance.now() - started;
   const sql = capture.queries.reduce((sum, query) => sum + query.ms, 0);
-  const lines = capture.queries.map((query) => `    ${query.ms.toFixed(1).padStart(7)} ms  ${query.text.replace(/\s+/g, ' ').trim().slice(0, 110)}`);
+  const lines = capture.queries.map(
+    (query) => `    ${query.ms.toFixed(1).padStart(7)} ms  ${query.text.replace(/\s+/g, ' ').trim().slice(0, 110)}`,
+  );
   return `\n${endpoint}: ${total.toFixed(1)} ms, SQL ${sql.toFixed(1)} ms\n${lines.join('\n')}`;
 }
 
@@ -526,20 +580,31 @@ function printReport(report: Report, out: (text: string) => void): void {
   out(`Endpoints, warm (as served; cached ones from the result cache), budget p95 < ${BUDGET_MS} ms\n${table(json)}\n`);
   if (cold.length) out(`Cached endpoints, cold (cache invalidated before every request)\n${table(cold)}\n`);
   if (documents.length) out(`Generated documents, as served\n${table(documents)}\n`);
-  if (firstRenderings.length) out(`Generated documents, first rendering (cache invalidated before every request)\n${table(firstRenderings)}\n`);
+  if (firstRenderings.length)
+    out(`Generated documents, first rendering (cache invalidated before every request)\n${table(firstRenderings)}\n`);
   if (writes.length) out(`Writes\n${table(writes)}\n`);
   if (notBuilt.length) out(`Not built (no route yet): ${notBuilt.join(', ')}`);
   if (unfilled.length) out(`Not measured (no value for a path parameter): ${unfilled.join(', ')}`);
   const { over, errors } = verdictOf(allRows(report));
   if (errors.length) out(`Errors: ${errors.map((row) => `${row.method} ${row.endpoint} → ${row.status}`).join(', ')}`);
-  const clip = (text: string) => text.split('\n').map((line) => (line.length > 200 ? `${line.slice(0, 197)}...` : line)).join('\n');
+  const clip = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => (line.length > 200 ? `${line.slice(0, 197)}...` : line))
+      .join('\n');
   for (const row of over) {
-    out(`\n${row.mode.toUpperCase()} ${row.method} ${row.endpoint}: p95 ${row.p95} ms; slowest statement (mean ${row.slowestSql?.ms} ms):\n${clip(row.slowestSql?.text.trim() ?? '')}`);
+    out(
+      `\n${row.mode.toUpperCase()} ${row.method} ${row.endpoint}: p95 ${row.p95} ms; slowest statement (mean ${row.slowestSql?.ms} ms):\n${clip(row.slowestSql?.text.trim() ?? '')}`,
+    );
     if (row.explain) out(`\n${clip(row.explain)}`);
   }
   const passed = (rows: Measurement[]) => `${rows.filter((row) => row.pass).length}/${rows.length}`;
-  out(`\nunder ${BUDGET_MS} ms p95: warm ${passed(json)}; cold ${passed(cold)}; documents ${passed(documents)} as served, ${passed(firstRenderings)} first rendered; writes ${passed(writes)}; ${notBuilt.length} not built`);
-  out(`${report.verdict}: ${report.verdict === 'PASS' ? `every measured endpoint answers under ${BUDGET_MS} ms p95` : `${over.length} over budget, ${errors.length} answering an error`}`);
+  out(
+    `\nunder ${BUDGET_MS} ms p95: warm ${passed(json)}; cold ${passed(cold)}; documents ${passed(documents)} as served, ${passed(firstRenderings)} first rendered; writes ${passed(writes)}; ${notBuilt.length} not built`,
+  );
+  out(
+    `${report.verdict}: ${report.verdict === 'PASS' ? `every measured endpoint answers under ${BUDGET_MS} ms p95` : `${over.length} over budget, ${errors.length} answering an error`}`,
+  );
 }
 
 /**
@@ -587,8 +652,14 @@ async function main(): Promise<void> {
     const dataset = await datasetCounts(services);
     const startedAt = new Date();
     const loadBefore = loadavg();
-    out(`dataset: ${Object.entries(dataset).map(([key, value]) => `${key} ${value.toLocaleString('en-US')}`).join(', ')}`);
-    out(`cache: ${redis ? `Redis (${redis})` : 'in-process (no Redis answered)'}; ${options.requests} requests per endpoint after ${options.warmup} warm-up\n`);
+    out(
+      `dataset: ${Object.entries(dataset)
+        .map(([key, value]) => `${key} ${value.toLocaleString('en-US')}`)
+        .join(', ')}`,
+    );
+    out(
+      `cache: ${redis ? `Redis (${redis})` : 'in-process (no Redis answered)'}; ${options.requests} requests per endpoint after ${options.warmup} warm-up\n`,
+    );
 
     // Writes first: risk profiles must exist before the risk endpoints are read.
     const writes = await measureWrites(bench, options);
@@ -596,7 +667,9 @@ async function main(): Promise<void> {
     const fixtures = await loadFixtures(services);
     const { targets, unfilled } = await targetsFrom(bench, fixtures, options.only);
     const built = new Set(routes.filter((route) => route.method === 'GET').map((route) => shape(route.path)));
-    const notBuilt = EXPECTED_GETS.filter((path) => !built.has(path) && (!options.only || path.startsWith(options.only))).map((path) => `GET ${path}`);
+    const notBuilt = EXPECTED_GETS.filter((path) => !built.has(path) && (!options.only || path.startsWith(options.only))).map(
+      (path) => `GET ${path}`,
+    );
     for (const path of TIMED_POSTS) {
       if (options.only && !path.startsWith(options.only)) continue;
       if (!routes.some((route) => route.method === 'POST' && route.path === path)) notBuilt.push(`POST ${path}`);
@@ -631,7 +704,15 @@ async function main(): Promise<void> {
 
     const report: Report = {
       date: startedAt.toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: version, loadBefore, loadAfter: loadavg() },
+      machine: {
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model,
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        postgres: version,
+        loadBefore,
+        loadAfter: loadavg(),
+      },
       cache: redis ? 'redis' : 'memory',
       options: { requests: options.requests, warmup: options.warmup, budgetMs: BUDGET_MS },
       dataset,

@@ -25,7 +25,10 @@ const DEFAULT_DIRECTORY = join(process.env.REFERENCE_DATA_DIR ?? '/work/shared/d
 
 async function locations(args: string[]): Promise<string[]> {
   const [first = DEFAULT_DIRECTORY] = args;
-  const isDirectory = await stat(first).then((info) => info.isDirectory(), () => false);
+  const isDirectory = await stat(first).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
   if (args.length > 1 || !isDirectory) return args;
   const older = join(first, 'enterprise-attack-17.1.trimmed.json');
   const newer = join(first, 'enterprise-attack-18.1.json');
@@ -46,7 +49,9 @@ const brief = (changes: Record<string, Record<string, unknown>>) =>
   Object.fromEntries(
     Object.entries(changes).map(([kind, values]) => [
       kind,
-      Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Array.isArray(value) && value.length > 20 ? `${value.length} ids` : value])),
+      Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [key, Array.isArray(value) && value.length > 20 ? `${value.length} ids` : value]),
+      ),
     ]),
   );
 
@@ -58,7 +63,13 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'violet-bench-'));
   await admin(`CREATE DATABASE ${name}`);
   try {
-    const config = loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex'), RUN_WORKERS: 'off' });
+    const config = loadConfig({
+      DATABASE_URL: url.toString(),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      RUN_WORKERS: 'off',
+    });
     const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
     try {
       for (const [index, location] of runs.entries()) {

@@ -99,7 +99,9 @@ async function main() {
     const samples: Sample[] = [];
     const deadline = Date.now() + SECONDS * 1000;
     let sent = 0;
-    console.log(`${CLIENTS} clients for ${SECONDS} s against ${base} (pool ${config.DATABASE_POOL_SIZE}, wait ${config.DATABASE_POOL_TIMEOUT} ms)`);
+    console.log(
+      `${CLIENTS} clients for ${SECONDS} s against ${base} (pool ${config.DATABASE_POOL_SIZE}, wait ${config.DATABASE_POOL_TIMEOUT} ms)`,
+    );
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, client) => {
         for (let turn = 0; Date.now() < deadline && sent < MAX_REQUESTS; turn++) {
@@ -109,7 +111,10 @@ async function main() {
           try {
             const response = await fetch(`${base}${request.path}`, {
               method: request.method,
-              headers: { authorization: `Bearer ${tokens[client % tokens.length]}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+              headers: {
+                authorization: `Bearer ${tokens[client % tokens.length]}`,
+                ...(request.body ? { 'content-type': 'application/json' } : {}),
+              },
               body: request.body ? JSON.stringify(request.body) : undefined,
             });
             await response.arrayBuffer();
@@ -125,8 +130,15 @@ async function main() {
     for (const sample of samples) byStatus.set(sample.status, (byStatus.get(sample.status) ?? 0) + 1);
     const latencies = samples.map((sample) => sample.ms).sort((a, b) => a - b);
     console.log(`requests: ${samples.length} (${(samples.length / SECONDS).toFixed(0)}/s)`);
-    console.log(`status:   ${[...byStatus].sort(([a], [b]) => a - b).map(([status, count]) => `${status || 'network error'} × ${count}`).join(', ')}`);
-    console.log(`latency:  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
+    console.log(
+      `status:   ${[...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status || 'network error'} × ${count}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `latency:  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+    );
 
     const faults = samples.filter((sample) => sample.status === 0 || (sample.status >= 500 && sample.status !== 503)).length;
     const bare503 = samples.filter((sample) => sample.status === 503 && !sample.retryAfter).length;

@@ -9,12 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import {
-  diffMigrationsToSchema,
-  LOCKFILE_CONTENT,
-  LOCKFILE_NAME,
-  migrationsDirectory,
-} from '../src/db/migrate.ts';
+import { diffMigrationsToSchema, LOCKFILE_CONTENT, LOCKFILE_NAME, migrationsDirectory } from '../src/db/migrate.ts';
 
 const DEFAULT_SHADOW_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -25,7 +20,10 @@ function migrationDirectoryName(name: string, now = new Date()): string {
 }
 
 function parseName(argument: string | undefined): string {
-  const name = (argument ?? '').trim().replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  const name = (argument ?? '')
+    .trim()
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!name) {
     console.error('Usage: npx tsx scripts/migration-create.ts <name>');
     process.exit(1);

@@ -628,9 +628,23 @@ function steps(s: Sizes, now: string, passwordHash: string): Step[] {
 }
 
 const COUNTED_TABLES = [
-  'tactics', 'techniques', 'users', 'threat_actors', 'threat_actor_techniques', 'detection_rules', 'test_templates', 'campaigns',
-  'campaign_events', 'campaign_executions', 'tests', 'test_events', 'detection_evaluations', 'audit_logs', 'snapshots',
-  'snapshot_techniques', 'score_config',
+  'tactics',
+  'techniques',
+  'users',
+  'threat_actors',
+  'threat_actor_techniques',
+  'detection_rules',
+  'test_templates',
+  'campaigns',
+  'campaign_events',
+  'campaign_executions',
+  'tests',
+  'test_events',
+  'detection_evaluations',
+  'audit_logs',
+  'snapshots',
+  'snapshot_techniques',
+  'score_config',
 ];
 
 async function main(): Promise<void> {
@@ -649,24 +663,36 @@ async function main(): Promise<void> {
       const stepStarted = performance.now();
       const results = await client.query(step.sql);
       // Rows written by INSERT and CREATE TABLE … AS (reported as SELECT); updates are not counted.
-      const affected = [results].flat().reduce((sum, result) => sum + (['INSERT', 'SELECT'].includes(result.command) ? (result.rowCount ?? 0) : 0), 0);
-      console.log(`  ${step.name.padEnd(28)} ${String(affected || '').padStart(9)} rows  ${((performance.now() - stepStarted) / 1000).toFixed(1).padStart(6)} s`);
+      const affected = [results]
+        .flat()
+        .reduce((sum, result) => sum + (['INSERT', 'SELECT'].includes(result.command) ? (result.rowCount ?? 0) : 0), 0);
+      console.log(
+        `  ${step.name.padEnd(28)} ${String(affected || '').padStart(9)} rows  ${((performance.now() - stepStarted) / 1000).toFixed(1).padStart(6)} s`,
+      );
     }
     const vacuumStarted = performance.now();
     await client.query('VACUUM (ANALYZE)');
-    console.log(`  ${'VACUUM (ANALYZE)'.padEnd(28)} ${''.padStart(9)}       ${((performance.now() - vacuumStarted) / 1000).toFixed(1).padStart(6)} s`);
+    console.log(
+      `  ${'VACUUM (ANALYZE)'.padEnd(28)} ${''.padStart(9)}       ${((performance.now() - vacuumStarted) / 1000).toFixed(1).padStart(6)} s`,
+    );
 
     const counts = await client.query<{ table: string; rows: string }>(
       COUNTED_TABLES.map((table) => `SELECT '${table}' AS table, count(*) AS rows FROM ${table}`).join(' UNION ALL '),
     );
     console.log('\nrows per table:');
     for (const row of counts.rows) console.log(`  ${row.table.padEnd(26)} ${Number(row.rows).toLocaleString('en-US').padStart(11)}`);
-    const states = await client.query<{ state: string; rows: string }>('SELECT state::text, count(*) AS rows FROM tests GROUP BY 1 ORDER BY 1');
+    const states = await client.query<{ state: string; rows: string }>(
+      'SELECT state::text, count(*) AS rows FROM tests GROUP BY 1 ORDER BY 1',
+    );
     console.log(`tests by state: ${states.rows.map((row) => `${row.state} ${row.rows}`).join(', ')}`);
-    const coverage = await client.query<{ status: string; rows: string }>('SELECT status_global::text AS status, count(*) AS rows FROM techniques GROUP BY 1 ORDER BY 1');
+    const coverage = await client.query<{ status: string; rows: string }>(
+      'SELECT status_global::text AS status, count(*) AS rows FROM techniques GROUP BY 1 ORDER BY 1',
+    );
     console.log(`techniques by status: ${coverage.rows.map((row) => `${row.status} ${row.rows}`).join(', ')}`);
   });
-  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; users sign in as admin_01 … viewer_50 with the password "${PASSWORD}"`);
+  console.log(
+    `\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; users sign in as admin_01 … viewer_50 with the password "${PASSWORD}"`,
+  );
 }
 
 // Exit explicitly: the WebAssembly schema engine leaves a timer behind that would hold the process open.

@@ -51,7 +51,9 @@ function upgradeChecks(origins: OriginPolicy, caps: WebSocketCaps): Pick<ServerO
   const sameOrigin = verifyUpgradeOrigin(origins);
   const { maxPayload, verifyClient: withinCaps } = caps.serverOptions();
   const verifyClient: VerifyClientCallbackAsync<IncomingMessage> = (info, done) =>
-    sameOrigin(info, (accepted, ...refusal) => (accepted ? (withinCaps as VerifyClientCallbackAsync<IncomingMessage>)(info, done) : done(accepted, ...refusal)));
+    sameOrigin(info, (accepted, ...refusal) =>
+      accepted ? (withinCaps as VerifyClientCallbackAsync<IncomingMessage>)(info, done) : done(accepted, ...refusal),
+    );
   return { maxPayload, verifyClient };
 }
 
@@ -87,7 +89,11 @@ export async function createApp(services: Services): Promise<App> {
   const { config } = services;
   const limits = graphqlLimitsOf(config);
   const wsCaps = new WebSocketCaps(
-    { maxPayload: config.WS_MAX_PAYLOAD, maxConnections: config.WS_MAX_CONNECTIONS, maxConnectionsPerClient: config.WS_MAX_CONNECTIONS_PER_CLIENT },
+    {
+      maxPayload: config.WS_MAX_PAYLOAD,
+      maxConnections: config.WS_MAX_CONNECTIONS,
+      maxConnectionsPerClient: config.WS_MAX_CONNECTIONS_PER_CLIENT,
+    },
     app.get('trust proxy fn'),
   );
   const withinLimits = subscribeWithinLimits(schema, limits, [cleanLiteralsRule]);
@@ -105,13 +111,21 @@ export async function createApp(services: Services): Promise<App> {
       context: (ctx) =>
         buildContext(
           services,
-          { headers: ctx.extra.request.headers, clientIp: ctx.extra.request.socket.remoteAddress ?? '', requestId: randomUUID(), log: services.log },
+          {
+            headers: ctx.extra.request.headers,
+            clientIp: ctx.extra.request.socket.remoteAddress ?? '',
+            requestId: randomUUID(),
+            log: services.log,
+          },
           connectionCredential(ctx.connectionParams, ctx.extra.request.headers),
         ),
       // The same error policy as over HTTP: domain errors with their code, internal ones masked.
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors
-          ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log, undefined, debugErrors)) }
+          ? {
+              ...result,
+              errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log, undefined, debugErrors)),
+            }
           : undefined,
       onError: (_ctx, _id, _payload, errors) => {
         services.log.warn({ errors: errors.map((error) => error.message) }, 'subscription error');
@@ -135,7 +149,16 @@ export async function createApp(services: Services): Promise<App> {
       serviceAvailabilityPlugin,
       // Closes idle keep-alive connections at once; in-flight requests (REST too: same server) get the grace period.
       ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: SHUTDOWN_GRACE_MS }),
-      { async serverWillStart() { return { async drainServer() { liveSessions.dispose(); await wsCleanup.dispose(); } }; } },
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              liveSessions.dispose();
+              await wsCleanup.dispose();
+            },
+          };
+        },
+      },
       ...apolloLimited.plugins,
     ],
   });

@@ -45,7 +45,10 @@ const optionalUrl = z.string().url().optional();
 /** "https://a.example, https://b.example:8443" → normalised origins (scheme://host[:port], no path). */
 const originList = z.string().transform((value, ctx) => {
   const origins: string[] = [];
-  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const url = URL.canParse(item) ? new URL(item) : null;
     if (!url || !['http:', 'https:'].includes(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
       ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin (use e.g. https://violet.example.com)` });
@@ -115,13 +118,16 @@ const envSchema = z.object({
   DEBUG_ERRORS: flag.default(false),
   // Outgoing fetches of knowledge sources only reach public unicast addresses, plus these internal mirrors:
   // comma-separated host names, addresses or CIDRs (e.g. "mirror.internal,10.8.0.0/16").
-  SOURCE_ALLOWED_HOSTS: z.string().default('').superRefine((value, ctx) => {
-    try {
-      parseAllowList(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    }
-  }),
+  SOURCE_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowList(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   // Overload and outages: database pool size, how long a request waits for a connection (then 503), how long
   // a transaction may run, and how long a request-path Redis command may take before it counts as failed.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { dirname, } from 'node:path';
+import { dirname } from 'node:path';
 import express from 'express';
 import { pagePolicy } from './http/headers.ts';
 

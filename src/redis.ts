@@ -5,7 +5,11 @@ export { Redis };
 
 /** A Redis connection as BullMQ wants it (blocking commands must not give up after N retries). */
 export function connectRedis(url: string, log: Logger): Redis {
-  return reportOutages(new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false }), log, 'Redis unreachable: jobs and events wait for it');
+  return reportOutages(
+    new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false }),
+    log,
+    'Redis unreachable: jobs and events wait for it',
+  );
 }
 
 /** Logs one warning per outage of `redis` (not one per reconnection attempt) and its recovery. */

@@ -46,12 +46,13 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     log,
   );
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
-  const subscriber = redis ? reportOutages(redis.duplicate(), log, 'Redis unreachable: events from other processes wait for it') : undefined;
+  const subscriber = redis
+    ? reportOutages(redis.duplicate(), log, 'Redis unreachable: events from other processes wait for it')
+    : undefined;
   // What requests touch in Redis goes through a fail-fast connection, so an outage degrades them instead of freezing them.
   const requestRedis = config.REDIS_URL ? connectRedisFailFast(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT, log) : undefined;
-  const bus = requestRedis && subscriber
-    ? await EventBus.overRedis(log, requestRedis, subscriber, config.REDIS_PREFIX)
-    : EventBus.inProcess(log);
+  const bus =
+    requestRedis && subscriber ? await EventBus.overRedis(log, requestRedis, subscriber, config.REDIS_PREFIX) : EventBus.inProcess(log);
   if (config.DATABASE_URL && !config.JWT_SECRET) {
     log.warn('JWT_SECRET is not set: a secret kept in DATA_DIR is used, so every API process must share DATA_DIR');
   }
@@ -85,13 +86,14 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     },
   };
   const definitions = new Map(jobDefinitions.map((definition) => [definition.name, definition]));
-  services.jobs = redis && requestRedis
-    ? new BullmqJobRunner(definitions, () => services, log, {
-        connection: redis,
-        queueConnection: requestRedis,
-        prefix: config.REDIS_PREFIX,
-        process: role === 'worker' || config.RUN_WORKERS === 'inline',
-      })
-    : new InProcessJobRunner(definitions, () => services, log);
+  services.jobs =
+    redis && requestRedis
+      ? new BullmqJobRunner(definitions, () => services, log, {
+          connection: redis,
+          queueConnection: requestRedis,
+          prefix: config.REDIS_PREFIX,
+          process: role === 'worker' || config.RUN_WORKERS === 'inline',
+        })
+      : new InProcessJobRunner(definitions, () => services, log);
   return services;
 }

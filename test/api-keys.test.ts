@@ -52,7 +52,10 @@ describe('API keys: creation and listing', () => {
     await other.createKey('read', 'not mine');
     await app.api('DELETE', `/api-keys/${older.id}`, { token: owner.token });
     const listed = await app.api('GET', '/api-keys', { token: owner.token });
-    expect(listed.body.map((key: any) => [key.name, key.revoked_at !== null])).toEqual([['newer', false], ['older', true]]);
+    expect(listed.body.map((key: any) => [key.name, key.revoked_at !== null])).toEqual([
+      ['newer', false],
+      ['older', true],
+    ]);
     expect(listed.body[0].id).toBe(newer.id);
   });
 
@@ -146,7 +149,10 @@ describe('API keys: revocation', () => {
     expect(await app.api('GET', '/api-keys', { token: key })).toMatchObject({ status: 401 });
     expect(await app.services.prisma.auditLog.count({ where: { action: 'revoke_api_key', entityId: id } })).toBe(1);
     // Revoking again changes nothing.
-    expect(await app.api('DELETE', `/api-keys/${id}`, { token: owner.token })).toMatchObject({ status: 200, body: { revoked_at: revoked.body.revoked_at } });
+    expect(await app.api('DELETE', `/api-keys/${id}`, { token: owner.token })).toMatchObject({
+      status: 200,
+      body: { revoked_at: revoked.body.revoked_at },
+    });
     expect(await app.services.prisma.auditLog.count({ where: { action: 'revoke_api_key', entityId: id } })).toBe(1);
   });
 
@@ -154,8 +160,13 @@ describe('API keys: revocation', () => {
     const owner = await signedIn('blue_tech');
     const stranger = await signedIn('blue_lead');
     const { id, key } = await owner.createKey('read');
-    expect(await app.api('DELETE', `/api-keys/${id}`, { token: stranger.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('DELETE', '/api-keys/00000000-0000-4000-8000-000000000000', { token: stranger.token })).toMatchObject({ status: 404 });
+    expect(await app.api('DELETE', `/api-keys/${id}`, { token: stranger.token })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await app.api('DELETE', '/api-keys/00000000-0000-4000-8000-000000000000', { token: stranger.token })).toMatchObject({
+      status: 404,
+    });
     expect((await app.api('GET', '/api-keys', { token: key })).status).toBe(200);
   });
 
@@ -165,7 +176,10 @@ describe('API keys: revocation', () => {
     const first = await owner.createKey('read', 'first');
     const second = await owner.createKey('read', 'second');
     const adminWrite = await admin.createKey('write');
-    expect(await app.api('DELETE', `/api-keys/${first.id}`, { token: adminWrite.key })).toMatchObject({ status: 403, body: { code: 'API_KEY_SCOPE' } });
+    expect(await app.api('DELETE', `/api-keys/${first.id}`, { token: adminWrite.key })).toMatchObject({
+      status: 403,
+      body: { code: 'API_KEY_SCOPE' },
+    });
     expect(await app.api('DELETE', `/api-keys/${first.id}`, { token: admin.token })).toMatchObject({ status: 200 });
     expect(await app.api('GET', '/api-keys', { token: first.key })).toMatchObject({ status: 401 });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'revoke_api_key', entityId: first.id } });

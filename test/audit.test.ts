@@ -12,9 +12,30 @@ beforeAll(async () => {
   other = await app.createUser({ role: 'blue_tech' });
   await app.services.prisma.auditLog.createMany({
     data: [
-      { userId: other.id, username: other.username, action: 'seeded_action', entityType: 'seed', entityId: 'a', timestamp: new Date('2020-01-01T00:00:00Z') },
-      { userId: other.id, username: other.username, action: 'seeded_action', entityType: 'seed', entityId: 'b', timestamp: new Date('2020-06-01T12:00:00Z') },
-      { userId: other.id, username: other.username, action: 'other_seeded_action', entityType: 'seed', entityId: 'c', timestamp: new Date('2021-01-01T00:00:00Z') },
+      {
+        userId: other.id,
+        username: other.username,
+        action: 'seeded_action',
+        entityType: 'seed',
+        entityId: 'a',
+        timestamp: new Date('2020-01-01T00:00:00Z'),
+      },
+      {
+        userId: other.id,
+        username: other.username,
+        action: 'seeded_action',
+        entityType: 'seed',
+        entityId: 'b',
+        timestamp: new Date('2020-06-01T12:00:00Z'),
+      },
+      {
+        userId: other.id,
+        username: other.username,
+        action: 'other_seeded_action',
+        entityType: 'seed',
+        entityId: 'c',
+        timestamp: new Date('2021-01-01T00:00:00Z'),
+      },
       ...Array.from({ length: 60 }, (_, index) => ({
         userId: null,
         username: 'system',
@@ -59,7 +80,10 @@ describe('audit entries', () => {
   });
 
   it('bad filters answer 400 naming the field', async () => {
-    expect(await auditLogs('?start_date=yesterday')).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'start_date' } });
+    expect(await auditLogs('?start_date=yesterday')).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'start_date' },
+    });
     expect(await auditLogs('?end_date=2020-02-30')).toMatchObject({ status: 400, body: { field: 'end_date' } });
     expect(await auditLogs('?start_date=2021-01-01&end_date=2020-01-01')).toMatchObject({ status: 400, body: { field: 'end_date' } });
     expect(await auditLogs('?user_id=42')).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'user_id' } });
@@ -84,7 +108,9 @@ describe('audit entries', () => {
   it('lists the distinct actions and entity types, sorted', async () => {
     const actions = await app.api('GET', '/audit-logs/actions', { token: admin.token });
     expect(actions.status).toBe(200);
-    expect(actions.body).toEqual(expect.arrayContaining(['bulk_action', 'create_technique', 'login', 'other_seeded_action', 'seeded_action']));
+    expect(actions.body).toEqual(
+      expect.arrayContaining(['bulk_action', 'create_technique', 'login', 'other_seeded_action', 'seeded_action']),
+    );
     expect(actions.body).toEqual([...new Set(actions.body)].sort());
     const entityTypes = await app.api('GET', '/audit-logs/entity-types', { token: admin.token });
     expect(entityTypes.body).toEqual(['bulk', 'seed', 'technique', 'user']);

@@ -108,7 +108,10 @@ describe('refused tokens', () => {
   });
 
   it('a missing token gets 401 on a protected route', async () => {
-    expect(await call('GET', '/techniques')).toMatchObject({ status: 401, body: { code: 'NOT_AUTHENTICATED', detail: expect.any(String) } });
+    expect(await call('GET', '/techniques')).toMatchObject({
+      status: 401,
+      body: { code: 'NOT_AUTHENTICATED', detail: expect.any(String) },
+    });
   });
 });
 
@@ -116,7 +119,9 @@ describe('failed logins', () => {
   it('a wrong password and an unknown user get the same 401 INVALID_CREDENTIALS body', async () => {
     const user = await app.createUser();
     const wrongPassword = await call('POST', '/auth/login', { form: { username: user.username, password: 'not the password at all' } });
-    const unknownUser = await call('POST', '/auth/login', { form: { username: `ghost_${user.username}`, password: 'not the password at all' } });
+    const unknownUser = await call('POST', '/auth/login', {
+      form: { username: `ghost_${user.username}`, password: 'not the password at all' },
+    });
     expect(wrongPassword).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
     expect(unknownUser.status).toBe(401);
     expect(unknownUser.body).toEqual(wrongPassword.body);
@@ -155,15 +160,27 @@ describe('the must-change-password gate', () => {
     const user = await app.createUser({ role: 'red_lead', mustChangePassword: true });
     const oldToken = await app.login(user.username);
     const otherSession = await app.login(user.username);
-    expect(await call('GET', '/techniques', { token: oldToken })).toMatchObject({ status: 403, body: { code: 'PASSWORD_CHANGE_REQUIRED' } });
+    expect(await call('GET', '/techniques', { token: oldToken })).toMatchObject({
+      status: 403,
+      body: { code: 'PASSWORD_CHANGE_REQUIRED' },
+    });
     expect(await me(oldToken)).toMatchObject({ status: 200, body: { must_change_password: true } });
 
-    const wrongCurrent = await call('POST', '/auth/change-password', { token: oldToken, body: { current_password: 'not my password', new_password: 'a brand new passphrase' } });
+    const wrongCurrent = await call('POST', '/auth/change-password', {
+      token: oldToken,
+      body: { current_password: 'not my password', new_password: 'a brand new passphrase' },
+    });
     expect(wrongCurrent).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'current_password' } });
-    const tooShort = await call('POST', '/auth/change-password', { token: oldToken, body: { current_password: user.password, new_password: 'short' } });
+    const tooShort = await call('POST', '/auth/change-password', {
+      token: oldToken,
+      body: { current_password: user.password, new_password: 'short' },
+    });
     expect(tooShort).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'new_password' } });
 
-    const changed = await call('POST', '/auth/change-password', { token: oldToken, body: { current_password: user.password, new_password: 'a brand new passphrase' } });
+    const changed = await call('POST', '/auth/change-password', {
+      token: oldToken,
+      body: { current_password: user.password, new_password: 'a brand new passphrase' },
+    });
     expect(changed).toMatchObject({ status: 200, body: { access_token: expect.any(String), token_type: 'bearer' } });
     const newToken = changed.body.access_token as string;
     expect(newToken).not.toBe(oldToken);

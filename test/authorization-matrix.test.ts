@@ -38,8 +38,7 @@ function expectedOutcome(route: Route, caller: Caller): Outcome {
 }
 
 /** Path parameters become a random UUID, technique keys an id that exists nowhere. */
-const concretePath = (path: string) =>
-  path.replace(/:(\w+)/g, (_match, name: string) => (name === 'ttp_id' ? 'T0000' : randomUUID()));
+const concretePath = (path: string) => path.replace(/:(\w+)/g, (_match, name: string) => (name === 'ttp_id' ? 'T0000' : randomUUID()));
 
 let app: TestApp;
 const tokens = new Map<Role, string>();
@@ -68,7 +67,10 @@ function outcomeOf(response: { status: number; body: any }): Outcome | `error ${
 
 /** Knowledge sources point nowhere: syncs the matrix triggers fail fast (502) instead of reaching the internet. */
 const UNREACHABLE_SOURCES = Object.fromEntries(
-  ['ATTACK_ENTERPRISE', 'D3FEND', 'NIST_800_53', 'CSA_CCM', 'ATOMIC_RED_TEAM', 'SIGMA'].map((kind) => [`${kind}_SOURCE`, `/nonexistent/${kind.toLowerCase()}`]),
+  ['ATTACK_ENTERPRISE', 'D3FEND', 'NIST_800_53', 'CSA_CCM', 'ATOMIC_RED_TEAM', 'SIGMA'].map((kind) => [
+    `${kind}_SOURCE`,
+    `/nonexistent/${kind.toLowerCase()}`,
+  ]),
 );
 
 beforeAll(async () => {

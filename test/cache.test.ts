@@ -29,14 +29,20 @@ function gate<T>(value: T) {
 }
 
 const backends: [string, () => { cache: ResultCache; bus: EventBus }][] = [
-  ['in-process', () => {
-    const bus = EventBus.inProcess(log);
-    return { cache: createResultCache(bus, log), bus };
-  }],
-  ['Redis', () => {
-    const bus = EventBus.inProcess(log);
-    return { cache: createResultCache(bus, log, redis, `${prefix}-${randomBytes(3).toString('hex')}`), bus };
-  }],
+  [
+    'in-process',
+    () => {
+      const bus = EventBus.inProcess(log);
+      return { cache: createResultCache(bus, log), bus };
+    },
+  ],
+  [
+    'Redis',
+    () => {
+      const bus = EventBus.inProcess(log);
+      return { cache: createResultCache(bus, log, redis, `${prefix}-${randomBytes(3).toString('hex')}`), bus };
+    },
+  ],
 ];
 
 describe.each(backends)('result cache (%s)', (_name, create) => {

@@ -17,7 +17,9 @@ let t: Team;
 const techniques: Record<string, string> = {};
 
 async function technique(ttpId: string, name: string, extra: { revoked?: boolean; deprecated?: boolean } = {}) {
-  const row = await app.services.prisma.technique.create({ data: { ttpId, name, tactic: 'Execution', stixId: `attack-pattern--${randomUUID()}`, ...extra } });
+  const row = await app.services.prisma.technique.create({
+    data: { ttpId, name, tactic: 'Execution', stixId: `attack-pattern--${randomUUID()}`, ...extra },
+  });
   techniques[ttpId] = row.id;
   return row.id;
 }
@@ -95,12 +97,25 @@ describe('creating and listing campaigns', () => {
       test_count: 0,
       validated_count: 0,
       tests: [],
-      progress: { validated: 0, total: 0, percentage: 0, by_state: { draft: 0, red_executing: 0, blue_evaluating: 0, in_review: 0, rejected: 0, validated: 0 } },
+      progress: {
+        validated: 0,
+        total: 0,
+        percentage: 0,
+        by_state: { draft: 0, red_executing: 0, blue_evaluating: 0, in_review: 0, rejected: 0, validated: 0 },
+      },
     });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'create_campaign', entityId: created.id } });
     expect(audit).toMatchObject({ userId: t.red_lead.id, entityType: 'campaign', details: { name: 'Q1 purple exercise', type: 'purple' } });
     const { events, executions } = await history(created.id);
-    expect(events).toEqual([expect.objectContaining({ kind: 'created', from_state: null, to_state: 'draft', actor_id: t.red_lead.id, actor_name: t.red_lead.username })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        kind: 'created',
+        from_state: null,
+        to_state: 'draft',
+        actor_id: t.red_lead.id,
+        actor_name: t.red_lead.username,
+      }),
+    ]);
     expect(executions).toEqual([]);
   });
 
@@ -124,7 +139,12 @@ describe('creating and listing campaigns', () => {
   });
 
   it('the list shows test_count and validated_count, filters by status, type, search and date range, and pages', async () => {
-    const alpha = await createCampaign(t.admin.token, { name: 'Listing alpha', type: 'regression', start_date: '2025-01-01T00:00:00Z', end_date: '2025-02-01T00:00:00Z' });
+    const alpha = await createCampaign(t.admin.token, {
+      name: 'Listing alpha',
+      type: 'regression',
+      start_date: '2025-01-01T00:00:00Z',
+      end_date: '2025-02-01T00:00:00Z',
+    });
     const beta = await createCampaign(t.admin.token, { name: 'Listing beta', description: 'Ransomware 100% emulation', type: 'red' });
     // alpha: validated, validated, rejected, draft → 4 tests, 2 validated; beta: one red_executing → 1 test, 0 validated.
     for (const state of ['validated', 'validated', 'rejected', 'draft'] as const) await seedTest({ campaignId: alpha.id, state });
@@ -137,7 +157,8 @@ describe('creating and listing campaigns', () => {
       ['Listing beta', 1, 0],
       ['Listing alpha', 4, 2],
     ]);
-    const names = async (query: string) => (await app.api('GET', `/campaigns?${query}`, { token: t.viewer.token })).body.items.map((item: any) => item.name);
+    const names = async (query: string) =>
+      (await app.api('GET', `/campaigns?${query}`, { token: t.viewer.token })).body.items.map((item: any) => item.name);
     expect(await names('search=listing&status=active')).toEqual(['Listing beta']);
     expect(await names('search=listing&type=REGRESSION')).toEqual(['Listing alpha']);
     expect(await names('search=100%25')).toEqual(['Listing beta']);
@@ -147,12 +168,20 @@ describe('creating and listing campaigns', () => {
     expect(await names('search=listing&date_from=2025-03-01T00:00:00Z')).toEqual(['Listing beta']);
     expect(await names('search=listing&date_to=2024-12-31T00:00:00Z')).toEqual([]);
     expect(await names('search=listing&limit=1&offset=1')).toEqual(['Listing alpha']);
-    expect(await app.api('GET', '/campaigns?status=paused', { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'status' } });
-    expect(await app.api('GET', '/campaigns?date_from=2025-02-01T00:00:00Z&date_to=2025-01-01T00:00:00Z', { token: t.viewer.token })).toMatchObject({
+    expect(await app.api('GET', '/campaigns?status=paused', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { field: 'status' },
+    });
+    expect(
+      await app.api('GET', '/campaigns?date_from=2025-02-01T00:00:00Z&date_to=2025-01-01T00:00:00Z', { token: t.viewer.token }),
+    ).toMatchObject({
       status: 400,
       body: { field: 'date_to' },
     });
-    expect(await app.api('GET', '/campaigns?limit=201', { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'limit' } });
+    expect(await app.api('GET', '/campaigns?limit=201', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { field: 'limit' },
+    });
   });
 
   it('the list costs the same number of queries for one campaign as for ten (counts come from one grouped query)', async () => {
@@ -195,34 +224,57 @@ describe('the tests of a campaign', () => {
       status: 409,
       body: { code: 'TEST_IN_OTHER_CAMPAIGN', test_id: taken.id, campaign_id: other.id },
     });
-    expect(await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.admin.token, body: { test_id: randomUUID() } })).toMatchObject({
+    expect(
+      await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.admin.token, body: { test_id: randomUUID() } }),
+    ).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR', field: 'test_id' },
     });
-    expect(await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.admin.token, body: {} })).toMatchObject({ status: 400, body: { field: 'test_id' } });
-    expect((await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.red_tech.token, body: { test_id: free.id } })).status).toBe(403);
+    expect(await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.admin.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { field: 'test_id' },
+    });
+    expect((await app.api('POST', `/campaigns/${campaign.id}/tests`, { token: t.red_tech.token, body: { test_id: free.id } })).status).toBe(
+      403,
+    );
 
     const detail = await app.api('GET', `/campaigns/${campaign.id}`, { token: t.viewer.token });
     expect(detail.body.tests.map((test: any) => test.id)).toEqual([free.id]);
 
-    expect(await app.api('DELETE', `/campaigns/${campaign.id}/tests/${taken.id}`, { token: t.admin.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await app.api('DELETE', `/campaigns/${campaign.id}/tests/${taken.id}`, { token: t.admin.token })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
     const removed = await app.api('DELETE', `/campaigns/${campaign.id}/tests/${free.id}`, { token: t.red_lead.token });
     expect(removed).toMatchObject({ status: 200, body: { tests: [], test_count: 0 } });
-    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: free.id } })).toMatchObject({ campaignId: null, state: 'validated' });
+    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: free.id } })).toMatchObject({
+      campaignId: null,
+      state: 'validated',
+    });
     const { events } = await history(campaign.id);
     expect(events.map((event: any) => [event.kind, event.details.test_id ?? null, event.actor_name])).toEqual([
       ['created', null, t.red_lead.username],
       ['test_added', free.id, t.blue_lead.username],
       ['test_removed', free.id, t.red_lead.username],
     ]);
-    expect(await app.services.prisma.auditLog.count({ where: { entityId: campaign.id, action: { in: ['add_campaign_test', 'remove_campaign_test'] } } })).toBe(2);
+    expect(
+      await app.services.prisma.auditLog.count({
+        where: { entityId: campaign.id, action: { in: ['add_campaign_test', 'remove_campaign_test'] } },
+      }),
+    ).toBe(2);
   });
 
   it('a test created with an unknown campaign_id answers 400 naming the field; a known one joins the campaign', async () => {
-    const unknown = await app.api('POST', '/tests', { token: t.red_lead.token, body: { technique_id: techniques.T1059, name: 'x', campaign_id: randomUUID() } });
+    const unknown = await app.api('POST', '/tests', {
+      token: t.red_lead.token,
+      body: { technique_id: techniques.T1059, name: 'x', campaign_id: randomUUID() },
+    });
     expect(unknown).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'campaign_id' } });
     const campaign = await createCampaign(t.red_lead.token, { name: 'Joined at creation' });
-    const created = await app.api('POST', '/tests', { token: t.red_lead.token, body: { technique_id: techniques.T1059, name: 'x', campaign_id: campaign.id } });
+    const created = await app.api('POST', '/tests', {
+      token: t.red_lead.token,
+      body: { technique_id: techniques.T1059, name: 'x', campaign_id: campaign.id },
+    });
     expect(created).toMatchObject({ status: 201, body: { campaign_id: campaign.id } });
     expect((await app.api('GET', `/campaigns/${campaign.id}/progress`, { token: t.viewer.token })).body).toMatchObject({ total: 1 });
   });
@@ -235,10 +287,18 @@ describe('the tests of a campaign', () => {
     // 2 validated of 6 tests: 2 / 6 × 100 = 33.333… → 33.33
     expect(progress).toMatchObject({
       status: 200,
-      body: { validated: 2, total: 6, percentage: 33.33, by_state: { draft: 1, red_executing: 1, blue_evaluating: 0, in_review: 1, rejected: 1, validated: 2 } },
+      body: {
+        validated: 2,
+        total: 6,
+        percentage: 33.33,
+        by_state: { draft: 1, red_executing: 1, blue_evaluating: 0, in_review: 1, rejected: 1, validated: 2 },
+      },
     });
     expect(await app.api('GET', `/campaigns/${randomUUID()}/progress`, { token: t.viewer.token })).toMatchObject({ status: 404 });
-    expect(await app.api('GET', '/campaigns/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
+    expect(await app.api('GET', '/campaigns/not-a-uuid', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'id' },
+    });
   });
 });
 
@@ -288,8 +348,12 @@ describe('campaign lifecycle', () => {
     stop();
     expect(completed).toMatchObject({ status: 200, body: { status: 'completed', valid_transitions: [] } });
     expect(completed.body.completed_at).toEqual(expect.any(String));
-    expect(published.map((event) => event.payload)).toEqual([{ campaignId: campaign.id, name: 'Lifecycle', testCount: 2, validatedCount: 0 }]);
-    const recipients = (await app.services.prisma.notification.findMany({ where: { entityId: campaign.id, event: 'campaign_completed' } })).map((row) => row.userId).sort();
+    expect(published.map((event) => event.payload)).toEqual([
+      { campaignId: campaign.id, name: 'Lifecycle', testCount: 2, validatedCount: 0 },
+    ]);
+    const recipients = (await app.services.prisma.notification.findMany({ where: { entityId: campaign.id, event: 'campaign_completed' } }))
+      .map((row) => row.userId)
+      .sort();
     expect(recipients).toEqual([...new Set([t.red_lead.id, ...(await activeUserIds(app, ['red_lead', 'blue_lead']))])].sort());
 
     expect(await app.api('POST', `/campaigns/${campaign.id}/complete`, { token: t.admin.token })).toMatchObject({
@@ -301,7 +365,9 @@ describe('campaign lifecycle', () => {
       status: 400,
       body: { code: 'EDIT_NOT_ALLOWED', current_state: 'completed' },
     });
-    expect(await app.api('PATCH', `/campaigns/${campaign.id}/schedule`, { token: t.admin.token, body: { recurrence: '0 0 1 1 *' } })).toMatchObject({
+    expect(
+      await app.api('PATCH', `/campaigns/${campaign.id}/schedule`, { token: t.admin.token, body: { recurrence: '0 0 1 1 *' } }),
+    ).toMatchObject({
       status: 400,
       body: { code: 'EDIT_NOT_ALLOWED' },
     });
@@ -317,35 +383,59 @@ describe('campaign lifecycle', () => {
       ['state_changed', 'active', 'completed'],
       ['updated', null, null],
     ]);
-    const audits = await app.services.prisma.auditLog.findMany({ where: { entityId: campaign.id }, orderBy: { timestamp: 'asc' }, select: { action: true } });
+    const audits = await app.services.prisma.auditLog.findMany({
+      where: { entityId: campaign.id },
+      orderBy: { timestamp: 'asc' },
+      select: { action: true },
+    });
     expect(audits.map((audit) => audit.action)).toEqual(['create_campaign', 'activate_campaign', 'complete_campaign', 'update_campaign']);
   });
 
   it('two simultaneous activations: the row lock lets one through, the other sees it active', async () => {
     const campaign = await createCampaign(t.admin.token, { name: 'Race' });
-    const answers = await Promise.all([t.red_lead, t.blue_lead, t.admin].map((who) => app.api('POST', `/campaigns/${campaign.id}/activate`, { token: who.token })));
+    const answers = await Promise.all(
+      [t.red_lead, t.blue_lead, t.admin].map((who) => app.api('POST', `/campaigns/${campaign.id}/activate`, { token: who.token })),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400]);
     expect(await kinds(campaign.id)).toEqual(['created', 'state_changed']);
   });
 
   it('PATCH changes metadata and records only real changes', async () => {
     const campaign = await createCampaign(t.red_lead.token, { name: 'Metadata' });
-    const patched = await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_lead.token, body: { name: 'Metadata v2', type: 'blue', description: '' } });
+    const patched = await app.api('PATCH', `/campaigns/${campaign.id}`, {
+      token: t.blue_lead.token,
+      body: { name: 'Metadata v2', type: 'blue', description: '' },
+    });
     expect(patched).toMatchObject({ status: 200, body: { name: 'Metadata v2', type: 'blue', version: 1 } });
     const { events } = await history(campaign.id);
-    expect(events[1]).toMatchObject({ kind: 'updated', details: { fields: ['name', 'type'], changes: { name: 'Metadata v2', type: 'blue' } } });
-    expect(await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_lead.token, body: { name: '' } })).toMatchObject({ status: 400, body: { field: 'name' } });
-    expect(await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_lead.token, body: { colour: 'red' } })).toMatchObject({ status: 400, body: { field: 'colour' } });
+    expect(events[1]).toMatchObject({
+      kind: 'updated',
+      details: { fields: ['name', 'type'], changes: { name: 'Metadata v2', type: 'blue' } },
+    });
+    expect(await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_lead.token, body: { name: '' } })).toMatchObject({
+      status: 400,
+      body: { field: 'name' },
+    });
+    expect(await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_lead.token, body: { colour: 'red' } })).toMatchObject({
+      status: 400,
+      body: { field: 'colour' },
+    });
     expect((await app.api('PATCH', `/campaigns/${campaign.id}`, { token: t.blue_tech.token, body: { name: 'x' } })).status).toBe(403);
   });
 
   it('DELETE: only the creator or an admin; the tests stay, with no campaign', async () => {
     const campaign = await createCampaign(t.red_lead.token, { name: 'To delete' });
     const kept = await seedTest({ campaignId: campaign.id, state: 'validated' });
-    expect(await app.api('DELETE', `/campaigns/${campaign.id}`, { token: t.blue_lead.token })).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect(await app.api('DELETE', `/campaigns/${campaign.id}`, { token: t.blue_lead.token })).toMatchObject({
+      status: 403,
+      body: { code: 'FORBIDDEN' },
+    });
     expect((await app.api('DELETE', `/campaigns/${campaign.id}`, { token: t.red_lead.token })).status).toBe(204);
     expect(await app.services.prisma.campaign.findUnique({ where: { id: campaign.id } })).toBeNull();
-    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: kept.id } })).toMatchObject({ campaignId: null, state: 'validated' });
+    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: kept.id } })).toMatchObject({
+      campaignId: null,
+      state: 'validated',
+    });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'delete_campaign', entityId: campaign.id } });
     expect(audit).toMatchObject({ userId: t.red_lead.id, details: { name: 'To delete', released_test_ids: [kept.id] } });
     expect(await app.api('DELETE', `/campaigns/${campaign.id}`, { token: t.admin.token })).toMatchObject({ status: 404 });
@@ -363,7 +453,12 @@ describe('POST /campaigns/from-threat-actor/{actor_id}', () => {
       data: { stixId: `intrusion-set--${randomUUID()}`, externalId: 'G9001', name: 'Test Bear', aliases: ['Test Bear'] },
     });
     actorId = actor.id;
-    const use = (ttpId: string, procedure: string) => ({ stixId: `relationship--${randomUUID()}`, actorId, techniqueId: techniques[ttpId], procedure });
+    const use = (ttpId: string, procedure: string) => ({
+      stixId: `relationship--${randomUUID()}`,
+      actorId,
+      techniqueId: techniques[ttpId],
+      procedure,
+    });
     // T1059 twice (two reported uses), T1566, T1003, and the revoked T1099: three distinct active techniques.
     await app.services.prisma.threatActorTechnique.createMany({
       data: [
@@ -389,8 +484,12 @@ describe('POST /campaigns/from-threat-actor/{actor_id}', () => {
         createdAt: new Date('2025-01-01T00:00:00Z'),
       },
     });
-    await app.services.prisma.testTemplate.create({ data: { name: 'Newer PowerShell template', ttpTechniqueId: 'T1059', createdAt: new Date('2025-06-01T00:00:00Z') } });
-    await app.services.prisma.testTemplate.create({ data: { name: 'Inactive phishing template', ttpTechniqueId: 'T1566', isActive: false } });
+    await app.services.prisma.testTemplate.create({
+      data: { name: 'Newer PowerShell template', ttpTechniqueId: 'T1059', createdAt: new Date('2025-06-01T00:00:00Z') },
+    });
+    await app.services.prisma.testTemplate.create({
+      data: { name: 'Inactive phishing template', ttpTechniqueId: 'T1566', isActive: false },
+    });
   });
 
   it('creates a threat_actor campaign with one draft test per distinct active technique, pre-filled from the first active template', async () => {
@@ -431,18 +530,31 @@ describe('POST /campaigns/from-threat-actor/{actor_id}', () => {
     // Each test has its timeline start and its audit entry, like any created test.
     const ids = tests.map((test) => test.id);
     expect(await app.services.prisma.testEvent.count({ where: { testId: { in: ids }, kind: 'created', toState: 'draft' } })).toBe(3);
-    expect(await app.services.prisma.auditLog.count({ where: { entityId: { in: ids }, action: 'create_test', userId: t.blue_lead.id } })).toBe(3);
+    expect(
+      await app.services.prisma.auditLog.count({ where: { entityId: { in: ids }, action: 'create_test', userId: t.blue_lead.id } }),
+    ).toBe(3);
     const timeline = await app.api('GET', `/tests/${byTtp.T1059.id}/timeline`, { token: t.viewer.token });
-    expect(timeline.body).toEqual([expect.objectContaining({ kind: 'created', to_state: 'draft', details: expect.objectContaining({ campaign_id: created.body.id }) })]);
+    expect(timeline.body).toEqual([
+      expect.objectContaining({ kind: 'created', to_state: 'draft', details: expect.objectContaining({ campaign_id: created.body.id }) }),
+    ]);
     expect(await kinds(created.body.id)).toEqual(['created']);
   });
 
   it('takes an optional name and the group id instead of the uuid; an unknown actor answers 404 and a viewer 403', async () => {
     const named = await app.api('POST', `/campaigns/from-threat-actor/${actorId}`, { token: t.admin.token, body: { name: 'Bear hunt' } });
     expect(named).toMatchObject({ status: 201, body: { name: 'Bear hunt', test_count: 3 } });
-    expect(await app.api('POST', '/campaigns/from-threat-actor/G9001', { token: t.red_lead.token })).toMatchObject({ status: 201, body: { threat_actor_id: actorId } });
-    expect(await app.api('POST', `/campaigns/from-threat-actor/${randomUUID()}`, { token: t.admin.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('POST', '/campaigns/from-threat-actor/nonsense', { token: t.admin.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await app.api('POST', '/campaigns/from-threat-actor/G9001', { token: t.red_lead.token })).toMatchObject({
+      status: 201,
+      body: { threat_actor_id: actorId },
+    });
+    expect(await app.api('POST', `/campaigns/from-threat-actor/${randomUUID()}`, { token: t.admin.token })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await app.api('POST', '/campaigns/from-threat-actor/nonsense', { token: t.admin.token })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
     expect((await app.api('POST', `/campaigns/from-threat-actor/${actorId}`, { token: t.viewer.token })).status).toBe(403);
   });
 });
@@ -461,7 +573,10 @@ describe('recurring schedule', () => {
     const patch = (body: unknown, token = t.blue_lead.token) => app.api('PATCH', `/campaigns/${campaign.id}/schedule`, { token, body });
     expect(await patch({ recurrence: 'soon' })).toMatchObject({ status: 400, body: { field: 'recurrence' } });
     expect(await patch({ recurrence: '* * * * *' })).toMatchObject({ status: 400, body: { field: 'recurrence' } });
-    expect(await patch({ start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z' })).toMatchObject({ status: 400, body: { field: 'end_date' } });
+    expect(await patch({ start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z' })).toMatchObject({
+      status: 400,
+      body: { field: 'end_date' },
+    });
     expect((await patch({ recurrence: '0 0 1 1 *' }, t.red_tech.token)).status).toBe(403);
     // Nothing to change: nothing recorded.
     expect(await patch({})).toMatchObject({ status: 200, body: { version: 0, recurrence: null } });
@@ -470,12 +585,22 @@ describe('recurring schedule', () => {
     const nextNewYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
     expect(scheduled).toMatchObject({
       status: 200,
-      body: { start_date: '2025-06-01T00:00:00.000Z', end_date: '2030-06-01T00:00:00.000Z', recurrence: '0 0 1 1 *', next_occurrence: nextNewYear, status: 'draft' },
+      body: {
+        start_date: '2025-06-01T00:00:00.000Z',
+        end_date: '2030-06-01T00:00:00.000Z',
+        recurrence: '0 0 1 1 *',
+        next_occurrence: nextNewYear,
+        status: 'draft',
+      },
     });
     // A draft has no scheduler entry yet: activation registers it.
     expect(await schedulerJob(campaign.id)).toBeUndefined();
     await app.api('POST', `/campaigns/${campaign.id}/activate`, { token: t.red_lead.token });
-    expect(await schedulerJob(campaign.id)).toEqual({ id: `campaign:${campaign.id}`, name: 'Run campaign "Yearly regression"', next_run_time: nextNewYear });
+    expect(await schedulerJob(campaign.id)).toEqual({
+      id: `campaign:${campaign.id}`,
+      name: 'Run campaign "Yearly regression"',
+      next_run_time: nextNewYear,
+    });
     // What a restarting process registers again.
     const atStart = await occurrenceJob.schedules!(app.services);
     expect(atStart.find((schedule) => schedule.id === `campaign:${campaign.id}`)).toEqual({
@@ -494,7 +619,15 @@ describe('recurring schedule', () => {
     seeded.B = (await seedTest({ campaignId: campaign.id, state: 'rejected', name: 'B', createdAt: new Date('2025-07-02T00:00:00Z') })).id;
     seeded.C = (await seedTest({ campaignId: campaign.id, state: 'draft', name: 'C', createdAt: new Date('2025-07-03T00:00:00Z') })).id;
     seeded.D = (await seedTest({ campaignId: campaign.id, state: 'validated', name: 'D', createdAt: new Date('2025-07-04T00:00:00Z') })).id;
-    seeded.D2 = (await seedTest({ campaignId: campaign.id, name: 'D', retestOfId: seeded.D, lineageId: seeded.D, createdAt: new Date('2025-07-05T00:00:00Z') })).id;
+    seeded.D2 = (
+      await seedTest({
+        campaignId: campaign.id,
+        name: 'D',
+        retestOfId: seeded.D,
+        lineageId: seeded.D,
+        createdAt: new Date('2025-07-05T00:00:00Z'),
+      })
+    ).id;
 
     const first = await run({ campaignId: campaign.id, occurrence: '2026-01-01T00:00:00.000Z' });
     expect(first).toMatchObject({ occurrence: '2026-01-01T00:00:00.000Z', testIds: [expect.any(String), expect.any(String)] });
@@ -504,7 +637,10 @@ describe('recurring schedule', () => {
       ['B', 'draft', seeded.B, seeded.B, campaign.id, t.red_lead.id],
     ]);
     // The same occurrence again (a retried or duplicated job) changes nothing.
-    expect(await run({ campaignId: campaign.id, occurrence: '2026-01-01T00:00:00.000Z' })).toEqual({ skipped: 'already run', occurrence: '2026-01-01T00:00:00.000Z' });
+    expect(await run({ campaignId: campaign.id, occurrence: '2026-01-01T00:00:00.000Z' })).toEqual({
+      skipped: 'already run',
+      occurrence: '2026-01-01T00:00:00.000Z',
+    });
     expect(await app.services.prisma.test.count({ where: { campaignId: campaign.id } })).toBe(7);
 
     // Next occurrence: every lineage's latest run is still a draft, so nothing new, but the execution is recorded.
@@ -515,24 +651,52 @@ describe('recurring schedule', () => {
     await app.services.prisma.test.update({ where: { id: retestOfA }, data: { state: 'validated' } });
     const third = await run({ campaignId: campaign.id, occurrence: '2028-01-01T00:00:00.000Z' });
     expect(third.testIds).toHaveLength(1);
-    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: third.testIds[0] } })).toMatchObject({ retestOfId: retestOfA, lineageId: seeded.A, name: 'A' });
+    expect(await app.services.prisma.test.findUniqueOrThrow({ where: { id: third.testIds[0] } })).toMatchObject({
+      retestOfId: retestOfA,
+      lineageId: seeded.A,
+      name: 'A',
+    });
     // The retested test's timeline says so.
-    expect((await app.services.prisma.testEvent.findFirst({ where: { testId: retestOfA, kind: 'retest_created' } }))?.details).toEqual({ retest_id: third.testIds[0] });
+    expect((await app.services.prisma.testEvent.findFirst({ where: { testId: retestOfA, kind: 'retest_created' } }))?.details).toEqual({
+      retest_id: third.testIds[0],
+    });
   });
 
   it('occurrences outside [start_date, end_date] or of a campaign that is not active are skipped', async () => {
-    expect(await run({ campaignId: campaign.id, occurrence: '2025-01-01T00:00:00.000Z' })).toEqual({ skipped: 'before start_date', occurrence: '2025-01-01T00:00:00.000Z' });
+    expect(await run({ campaignId: campaign.id, occurrence: '2025-01-01T00:00:00.000Z' })).toEqual({
+      skipped: 'before start_date',
+      occurrence: '2025-01-01T00:00:00.000Z',
+    });
     expect(await run({ campaignId: randomUUID() })).toEqual({ skipped: 'unknown campaign' });
     const draft = await createCampaign(t.red_lead.token, { name: 'Draft recurring', recurrence: '0 0 1 1 *' });
-    expect(await run({ campaignId: draft.id, occurrence: '2026-01-01T00:00:00.000Z' })).toEqual({ skipped: 'not active', occurrence: '2026-01-01T00:00:00.000Z' });
+    expect(await run({ campaignId: draft.id, occurrence: '2026-01-01T00:00:00.000Z' })).toEqual({
+      skipped: 'not active',
+      occurrence: '2026-01-01T00:00:00.000Z',
+    });
     expect(await app.services.prisma.campaignExecution.count({ where: { campaignId: draft.id } })).toBe(0);
   });
 
   it('history lists every change and every execution; the schedule goes when the recurrence is cleared', async () => {
     const { events, executions } = await history(campaign.id);
-    expect(events.map((event: any) => event.kind)).toEqual(['created', 'scheduled', 'state_changed', 'updated', 'executed', 'executed', 'executed']);
-    expect(events[1].details).toEqual({ start_date: '2025-06-01T00:00:00.000Z', end_date: '2030-06-01T00:00:00.000Z', recurrence: '0 0 1 1 *' });
-    expect(events[4]).toMatchObject({ actor_id: null, actor_name: 'system', details: { occurrence: '2026-01-01T00:00:00.000Z', tests_created: 2 } });
+    expect(events.map((event: any) => event.kind)).toEqual([
+      'created',
+      'scheduled',
+      'state_changed',
+      'updated',
+      'executed',
+      'executed',
+      'executed',
+    ]);
+    expect(events[1].details).toEqual({
+      start_date: '2025-06-01T00:00:00.000Z',
+      end_date: '2030-06-01T00:00:00.000Z',
+      recurrence: '0 0 1 1 *',
+    });
+    expect(events[4]).toMatchObject({
+      actor_id: null,
+      actor_name: 'system',
+      details: { occurrence: '2026-01-01T00:00:00.000Z', tests_created: 2 },
+    });
     expect(executions.map((execution: any) => [execution.occurrence, execution.tests_created, execution.test_ids.length])).toEqual([
       ['2026-01-01T00:00:00.000Z', 2, 2],
       ['2027-01-01T00:00:00.000Z', 0, 0],
@@ -540,10 +704,17 @@ describe('recurring schedule', () => {
     ]);
     expect(executions.every((execution: any) => execution.finished_at >= execution.started_at)).toBe(true);
     // 5 seeded + 2 + 1 retests: 8 tests, of which A's first retest is validated besides A and D.
-    expect((await app.api('GET', `/campaigns/${campaign.id}/progress`, { token: t.viewer.token })).body).toMatchObject({ total: 8, validated: 3, percentage: 37.5 });
+    expect((await app.api('GET', `/campaigns/${campaign.id}/progress`, { token: t.viewer.token })).body).toMatchObject({
+      total: 8,
+      validated: 3,
+      percentage: 37.5,
+    });
 
     const cleared = await app.api('PATCH', `/campaigns/${campaign.id}/schedule`, { token: t.admin.token, body: { recurrence: null } });
-    expect(cleared).toMatchObject({ status: 200, body: { recurrence: null, next_occurrence: null, start_date: '2025-06-01T00:00:00.000Z' } });
+    expect(cleared).toMatchObject({
+      status: 200,
+      body: { recurrence: null, next_occurrence: null, start_date: '2025-06-01T00:00:00.000Z' },
+    });
     expect(await schedulerJob(campaign.id)).toBeUndefined();
     expect(await run({ campaignId: campaign.id, occurrence: '2029-01-01T00:00:00.000Z' })).toEqual({ skipped: 'not recurring' });
   });
@@ -573,7 +744,10 @@ describe('GraphQL', () => {
       { id, testId: test.id },
       t.red_lead.token,
     );
-    expect(added.data.addCampaignTest).toEqual({ testCount: 1, tests: [{ id: test.id, technique: { ttpId: 'T1027' }, campaign: { id, name: 'Over GraphQL' } }] });
+    expect(added.data.addCampaignTest).toEqual({
+      testCount: 1,
+      tests: [{ id: test.id, technique: { ttpId: 'T1027' }, campaign: { id, name: 'Over GraphQL' } }],
+    });
     const read = await app.graphql(
       'query ($id: UUID!) { campaign(id: $id) { progress { total byState { draft } } createdBy { id } } campaignHistory(id: $id) { events { kind } executions { id } } }',
       { id },
@@ -626,7 +800,10 @@ describe('with 100,000 tests', () => {
     const last = await app.api('GET', `/campaigns/${ids[0]}?tests_offset=900&tests_limit=500`, { token: t.viewer.token });
     expect(last.body.tests).toHaveLength(100);
     expect(new Set([...detail.body.tests, ...last.body.tests].map((test: any) => test.id)).size).toBe(200);
-    expect(await app.api('GET', `/campaigns/${ids[0]}?tests_limit=501`, { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'limit' } });
+    expect(await app.api('GET', `/campaigns/${ids[0]}?tests_limit=501`, { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { field: 'limit' },
+    });
 
     const plan = JSON.stringify(
       await app.services.prisma.$queryRawUnsafe(
@@ -643,12 +820,16 @@ describe('against the real ATT&CK 18.1 catalog', () => {
     const { objects } = JSON.parse(await readFile(file, 'utf8')) as { objects: any[] };
     const byId = new Map(objects.map((object) => [object.id, object]));
     const active = (object: any) => !!object && !object.revoked && !object.x_mitre_deprecated;
-    const group = objects.find((object) => object.type === 'intrusion-set' && object.external_references?.some((ref: any) => ref.external_id === 'G0007'));
+    const group = objects.find(
+      (object) => object.type === 'intrusion-set' && object.external_references?.some((ref: any) => ref.external_id === 'G0007'),
+    );
     const used = new Set<string>();
     for (const object of objects) {
-      if (object.type !== 'relationship' || object.relationship_type !== 'uses' || object.source_ref !== group.id || !active(object)) continue;
+      if (object.type !== 'relationship' || object.relationship_type !== 'uses' || object.source_ref !== group.id || !active(object))
+        continue;
       const target = byId.get(object.target_ref);
-      if (target?.type === 'attack-pattern' && active(target)) used.add(target.external_references.find((ref: any) => ref.source_name === 'mitre-attack').external_id);
+      if (target?.type === 'attack-pattern' && active(target))
+        used.add(target.external_references.find((ref: any) => ref.source_name === 'mitre-attack').external_id);
     }
     expect(used.size).toBeGreaterThan(50);
 
@@ -656,7 +837,9 @@ describe('against the real ATT&CK 18.1 catalog', () => {
     try {
       await importAttackEnterprise({ services: catalogApp.services, location: file, actor: SYSTEM_ACTOR, log: catalogApp.services.log });
       const actor = await catalogApp.services.prisma.threatActor.findFirstOrThrow({ where: { externalId: 'G0007', revoked: false } });
-      const created = await catalogApp.api('POST', `/campaigns/from-threat-actor/${actor.id}`, { token: await catalogApp.tokenFor('red_lead') });
+      const created = await catalogApp.api('POST', `/campaigns/from-threat-actor/${actor.id}`, {
+        token: await catalogApp.tokenFor('red_lead'),
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body).toMatchObject({ name: 'APT28 (G0007) emulation', type: 'threat_actor', test_count: used.size });
       expect(created.body.tests.map((test: any) => test.technique.ttp_id).sort()).toEqual([...used].sort());

@@ -10,7 +10,20 @@ const DATA = referenceData('attack');
 const V17 = `${DATA}/enterprise-attack-17.1.trimmed.json`;
 const V18 = `${DATA}/enterprise-attack-18.1.json`;
 /** The shared data README's "Sync test facts, 17.1 → 18.1". */
-const NEW_IN_18 = ['T1036.012', 'T1059.013', 'T1204.005', 'T1213.006', 'T1518.002', 'T1546.018', 'T1562.013', 'T1677', 'T1678', 'T1679', 'T1680', 'T1681'];
+const NEW_IN_18 = [
+  'T1036.012',
+  'T1059.013',
+  'T1204.005',
+  'T1213.006',
+  'T1518.002',
+  'T1546.018',
+  'T1562.013',
+  'T1677',
+  'T1678',
+  'T1679',
+  'T1680',
+  'T1681',
+];
 
 type Stix = Record<string, any>;
 
@@ -26,12 +39,23 @@ async function readBundle(path: string) {
   const ttp = (object: Stix) => object.external_references.find((reference: Stix) => reference.source_name === 'mitre-attack');
   /** What the catalog keeps of an attack-pattern. */
   const stored = (object: Stix) => {
-    const phases = object.kill_chain_phases.filter((phase: Stix) => phase.kill_chain_name === 'mitre-attack').map((phase: Stix) => phase.phase_name);
+    const phases = object.kill_chain_phases
+      .filter((phase: Stix) => phase.kill_chain_name === 'mitre-attack')
+      .map((phase: Stix) => phase.phase_name);
     phases.sort((a: string, b: string) => order.indexOf(a) - order.indexOf(b));
     return JSON.stringify([
-      ttp(object).external_id, ttp(object).url, object.name, object.description ?? '', object.x_mitre_platforms ?? [], phases,
-      tacticName.get(phases[0]) ?? null, object.x_mitre_is_subtechnique ?? false, object.x_mitre_version ?? null,
-      new Date(object.modified).toISOString(), object.revoked ?? false, object.x_mitre_deprecated ?? false,
+      ttp(object).external_id,
+      ttp(object).url,
+      object.name,
+      object.description ?? '',
+      object.x_mitre_platforms ?? [],
+      phases,
+      tacticName.get(phases[0]) ?? null,
+      object.x_mitre_is_subtechnique ?? false,
+      object.x_mitre_version ?? null,
+      new Date(object.modified).toISOString(),
+      object.revoked ?? false,
+      object.x_mitre_deprecated ?? false,
     ]);
   };
   const active = (object: Stix) => !object.revoked && !object.x_mitre_deprecated;
@@ -76,7 +100,11 @@ beforeAll(async () => {
     return file ? readFile(file) : undefined;
   });
 
-  [app, v17, v18] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), readBundle(V17), readBundle(V18)]);
+  [app, v17, v18] = await Promise.all([
+    startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }),
+    readBundle(V17),
+    readBundle(V18),
+  ]);
   admin = await app.tokenFor('admin');
   app.services.bus.on('coverage.changed', (event) => void coverageEvents.push(event));
   for (const [name, options] of Object.entries({
@@ -85,9 +113,13 @@ beforeAll(async () => {
     inactive: { role: 'blue_lead', isActive: false },
     optedOut: { role: 'red_lead' },
     tech: { role: 'red_tech' },
-  } as const)) leads[name] = await app.createUser(options);
+  } as const))
+    leads[name] = await app.createUser(options);
   await app.services.prisma.user.update({ where: { id: leads.optedOut.id }, data: { preferences: { in_app_new_techniques: false } } });
-  const custom = await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'CUSTOM-1', name: 'Home-grown', tactic: 'Execution' } });
+  const custom = await app.api('POST', '/techniques', {
+    token: admin,
+    body: { ttp_id: 'CUSTOM-1', name: 'Home-grown', tactic: 'Execution' },
+  });
   customId = custom.body.id;
 
   // ATT&CK 17.1 served over HTTP, through GraphQL.
@@ -114,7 +146,14 @@ afterAll(async () => {
 
 describe('ATT&CK Enterprise catalog sync', () => {
   it('loads 17.1 into an empty catalog with the verified counts', () => {
-    expect(first.counts).toMatchObject({ techniques: 211, sub_techniques: 468, tactics: 14, mitigations: 44, threat_actors: 166, actor_techniques: 4046 });
+    expect(first.counts).toMatchObject({
+      techniques: 211,
+      sub_techniques: 468,
+      tactics: 14,
+      mitigations: 44,
+      threat_actors: 166,
+      actor_techniques: 4046,
+    });
     expect(first.changes.techniques).toMatchObject({ new: v17.patterns.length, updated: 0, unchanged: 0, conflicts: [] });
     expect(first.changes.tactics).toEqual({ new: 14, updated: 0, unchanged: 0 });
     expect(first.new).toBe(823);
@@ -122,7 +161,10 @@ describe('ATT&CK Enterprise catalog sync', () => {
 
   it('18.1 adds exactly the 12 new techniques and updates those whose stored fields changed', () => {
     const before = new Map(v17.patterns.map((pattern) => [pattern.id, v17.stored(pattern)]));
-    const added = v18.patterns.filter((pattern) => !before.has(pattern.id)).map((pattern) => v18.ttp(pattern).external_id).sort();
+    const added = v18.patterns
+      .filter((pattern) => !before.has(pattern.id))
+      .map((pattern) => v18.ttp(pattern).external_id)
+      .sort();
     const changed = v18.patterns.filter((pattern) => before.has(pattern.id) && before.get(pattern.id) !== v18.stored(pattern)).length;
     expect(added).toEqual(NEW_IN_18);
     expect(second.status).toBe(200);
@@ -151,7 +193,14 @@ describe('ATT&CK Enterprise catalog sync', () => {
     const events = coverageEvents.length;
     const result = await syncOverGraphql();
     expect(result).toMatchObject({ new: 0, updated: 0 });
-    expect(result.counts).toMatchObject({ techniques: 216, sub_techniques: 475, tactics: 14, mitigations: 44, threat_actors: 172, actor_techniques: 4362 });
+    expect(result.counts).toMatchObject({
+      techniques: 216,
+      sub_techniques: 475,
+      tactics: 14,
+      mitigations: 44,
+      threat_actors: 172,
+      actor_techniques: 4362,
+    });
     expect(result.counts.techniques + result.counts.sub_techniques).toBe(v18.patterns.filter(v18.active).length);
     expect(await app.services.prisma.technique.count({ where: { isCustom: false } })).toBe(v18.patterns.length);
     for (const [kind, change] of Object.entries(result.changes as Record<string, any>)) {
@@ -164,25 +213,40 @@ describe('ATT&CK Enterprise catalog sync', () => {
   });
 
   it('notifies every active lead once per sync with new techniques, and emits coverage.changed', async () => {
-    const notifications = await app.services.prisma.notification.findMany({ where: { event: 'new_techniques' }, orderBy: { createdAt: 'asc' } });
+    const notifications = await app.services.prisma.notification.findMany({
+      where: { event: 'new_techniques' },
+      orderBy: { createdAt: 'asc' },
+    });
     const byUser = (id: string) => notifications.filter((notification) => notification.userId === id);
     for (const lead of [leads.red, leads.blue]) {
       const received = byUser(lead.id);
       expect(received).toHaveLength(2);
       expect(received[1].title).toBe('ATT&CK catalog: 12 new techniques');
-      expect(received[1].message).toBe('The ATT&CK catalog sync added 12 new techniques: T1036.012, T1059.013, T1204.005, T1213.006, T1518.002 and 7 more.');
+      expect(received[1].message).toBe(
+        'The ATT&CK catalog sync added 12 new techniques: T1036.012, T1059.013, T1204.005, T1213.006, T1518.002 and 7 more.',
+      );
     }
     for (const other of [leads.inactive, leads.optedOut, leads.tech]) expect(byUser(other.id)).toEqual([]);
 
     const synced = coverageEvents.filter((event) => event.payload.reason === 'catalog_sync');
     expect(synced.map((event) => event.payload.techniqueIds.length)).toEqual([823, 12]);
-    const added = await app.services.prisma.technique.findMany({ where: { id: { in: synced[1].payload.techniqueIds } }, select: { ttpId: true } });
+    const added = await app.services.prisma.technique.findMany({
+      where: { id: { in: synced[1].payload.techniqueIds } },
+      select: { ttpId: true },
+    });
     expect(added.map((technique) => technique.ttpId).sort()).toEqual(NEW_IN_18);
   });
 
   it('a custom technique and a test on a revoked technique survive the syncs', async () => {
     const custom = await app.services.prisma.technique.findUniqueOrThrow({ where: { id: customId } });
-    expect(custom).toMatchObject({ ttpId: 'CUSTOM-1', name: 'Home-grown', isCustom: true, stixId: null, tactic: 'Execution', tactics: ['execution'] });
+    expect(custom).toMatchObject({
+      ttpId: 'CUSTOM-1',
+      name: 'Home-grown',
+      isCustom: true,
+      stixId: null,
+      tactic: 'Execution',
+      tactics: ['execution'],
+    });
     const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id: testOnRevoked.id }, include: { technique: true } });
     expect(test.technique).toMatchObject({ id: testOnRevoked.techniqueId, revoked: true });
   });
@@ -191,7 +255,12 @@ describe('ATT&CK Enterprise catalog sync', () => {
     const viewer = await app.tokenFor('viewer');
     const tactics = await app.graphql('{ tactics { externalId shortName name matrixOrder } }', {}, viewer);
     expect(tactics.data.tactics.map((tactic: any) => tactic.shortName)).toEqual(v18.order);
-    expect(tactics.data.tactics[6]).toEqual({ externalId: 'TA0005', shortName: 'defense-evasion', name: 'Defense Evasion', matrixOrder: 7 });
+    expect(tactics.data.tactics[6]).toEqual({
+      externalId: 'TA0005',
+      shortName: 'defense-evasion',
+      name: 'Defense Evasion',
+      matrixOrder: 7,
+    });
 
     const injection = await app.api('GET', '/techniques/T1055', { token: viewer });
     expect(injection.body).toMatchObject({
@@ -207,29 +276,65 @@ describe('ATT&CK Enterprise catalog sync', () => {
       is_custom: false,
     });
     const source = v18.patterns.find((pattern) => v18.ttp(pattern).external_id === 'T1055')!;
-    expect(injection.body).toMatchObject({ attack_version: source.x_mitre_version, attack_modified: new Date(source.modified).toISOString(), stix_id: source.id });
+    expect(injection.body).toMatchObject({
+      attack_version: source.x_mitre_version,
+      attack_modified: new Date(source.modified).toISOString(),
+      stix_id: source.id,
+    });
 
     const query = `{ technique(ttpId: "T1055") { subTechniques { ttpId parent { ttpId } } mitigations { description mitigation { externalId name } } } }`;
     const { data } = await app.graphql(query, {}, viewer);
     const subTechniques = v18.patterns.filter((pattern) => v18.active(pattern) && v18.ttp(pattern).external_id.startsWith('T1055.'));
-    expect(data.technique.subTechniques.map((sub: any) => sub.ttpId)).toEqual(subTechniques.map((pattern) => v18.ttp(pattern).external_id).sort());
+    expect(data.technique.subTechniques.map((sub: any) => sub.ttpId)).toEqual(
+      subTechniques.map((pattern) => v18.ttp(pattern).external_id).sort(),
+    );
     expect(data.technique.subTechniques[0].parent).toEqual({ ttpId: 'T1055' });
-    const mitigates = v18.objects.filter((object) => object.type === 'relationship' && object.relationship_type === 'mitigates' && object.target_ref === source.id);
+    const mitigates = v18.objects.filter(
+      (object) => object.type === 'relationship' && object.relationship_type === 'mitigates' && object.target_ref === source.id,
+    );
     expect(data.technique.mitigations).toHaveLength(mitigates.length);
-    expect(data.technique.mitigations.map((link: any) => link.description).sort()).toEqual(mitigates.map((object) => object.description).sort());
+    expect(data.technique.mitigations.map((link: any) => link.description).sort()).toEqual(
+      mitigates.map((object) => object.description).sort(),
+    );
 
-    const apt28 = await app.services.prisma.threatActor.findFirstOrThrow({ where: { name: 'APT28' }, include: { _count: { select: { techniques: true } } } });
+    const apt28 = await app.services.prisma.threatActor.findFirstOrThrow({
+      where: { name: 'APT28' },
+      include: { _count: { select: { techniques: true } } },
+    });
     const apt28Stix = v18.objects.find((object) => object.type === 'intrusion-set' && object.name === 'APT28')!;
-    const uses = v18.objects.filter((object) => object.type === 'relationship' && object.relationship_type === 'uses' && object.source_ref === apt28Stix.id && object.target_ref.startsWith('attack-pattern--'));
-    expect(apt28).toMatchObject({ externalId: 'G0007', country: 'RU', aliases: apt28Stix.aliases, revoked: false, deprecated: false, motivation: null });
+    const uses = v18.objects.filter(
+      (object) =>
+        object.type === 'relationship' &&
+        object.relationship_type === 'uses' &&
+        object.source_ref === apt28Stix.id &&
+        object.target_ref.startsWith('attack-pattern--'),
+    );
+    expect(apt28).toMatchObject({
+      externalId: 'G0007',
+      country: 'RU',
+      aliases: apt28Stix.aliases,
+      revoked: false,
+      deprecated: false,
+      motivation: null,
+    });
     expect(apt28._count.techniques).toBe(uses.length);
-    const countries = await app.services.prisma.threatActor.findMany({ where: { name: { in: ['APT38', 'APT1', 'OilRig', 'FIN7', 'Nomadic Octopus'] } }, select: { name: true, country: true } });
-    expect(Object.fromEntries(countries.map((actor) => [actor.name, actor.country]))).toEqual({ APT38: 'KP', APT1: 'CN', OilRig: 'IR', FIN7: null, 'Nomadic Octopus': null });
+    const countries = await app.services.prisma.threatActor.findMany({
+      where: { name: { in: ['APT38', 'APT1', 'OilRig', 'FIN7', 'Nomadic Octopus'] } },
+      select: { name: true, country: true },
+    });
+    expect(Object.fromEntries(countries.map((actor) => [actor.name, actor.country]))).toEqual({
+      APT38: 'KP',
+      APT1: 'CN',
+      OilRig: 'IR',
+      FIN7: null,
+      'Nomadic Octopus': null,
+    });
   });
 
   it('the tactic filter matches any tactic of a technique by display name, short name or id, case-insensitively', async () => {
     const viewer = await app.tokenFor('viewer');
-    const list = async (query: string) => (await app.api('GET', `/techniques?${query}`, { token: viewer })).body.map((technique: any) => technique.ttp_id as string);
+    const list = async (query: string) =>
+      (await app.api('GET', `/techniques?${query}`, { token: viewer })).body.map((technique: any) => technique.ttp_id as string);
     const withPhase = (phase: string, all = false) =>
       v18.patterns
         .filter((pattern) => (all || v18.active(pattern)) && pattern.kill_chain_phases.some((p: Stix) => p.phase_name === phase))
@@ -242,7 +347,10 @@ describe('ATT&CK Enterprise catalog sync', () => {
     expect(expected).toContain('T1055'); // primary tactic Privilege Escalation
     expect(await list('tactic=defense-evasion&include_deprecated=true')).toEqual(withPhase('defense-evasion', true));
 
-    const created = await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'CUSTOM-2', name: 'Hide', tactic: 'defense-evasion' } });
+    const created = await app.api('POST', '/techniques', {
+      token: admin,
+      body: { ttp_id: 'CUSTOM-2', name: 'Hide', tactic: 'defense-evasion' },
+    });
     expect(created.body).toMatchObject({ tactic: 'Defense Evasion', tactics: ['defense-evasion'], is_custom: true });
     expect(await list('tactic=TA0005')).toEqual([...expected, 'CUSTOM-2'].sort());
 
@@ -259,10 +367,16 @@ describe('ATT&CK Enterprise catalog sync', () => {
       expect(graphql.errors?.[0].extensions.code).toBe('FORBIDDEN');
     }
     await setSource(`${files.url}/missing.json`);
-    expect(await app.api('POST', '/system/sync-ttp', { token: admin })).toMatchObject({ status: 502, body: { code: 'SOURCE_UNAVAILABLE' } });
+    expect(await app.api('POST', '/system/sync-ttp', { token: admin })).toMatchObject({
+      status: 502,
+      body: { code: 'SOURCE_UNAVAILABLE' },
+    });
     await setSource(`${DATA}/attack-stix-data-index.json`);
     const notBundle = await app.api('POST', '/system/sync-ttp', { token: admin });
-    expect(notBundle).toMatchObject({ status: 502, body: { code: 'SOURCE_UNAVAILABLE', detail: expect.stringContaining('not a STIX bundle') } });
+    expect(notBundle).toMatchObject({
+      status: 502,
+      body: { code: 'SOURCE_UNAVAILABLE', detail: expect.stringContaining('not a STIX bundle') },
+    });
     await app.services.prisma.dataSource.delete({ where: { kind: 'attack_enterprise' } });
     expect(await app.api('POST', '/system/sync-ttp', { token: admin })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
@@ -275,7 +389,11 @@ describe('ATT&CK Enterprise catalog sync', () => {
     await setSource(V18);
     const result = await syncOverGraphql();
     expect(result.changes.techniques).toMatchObject({ new: 0, updated: 0, conflicts: ['T1681'] });
-    expect(await prisma.technique.findUniqueOrThrow({ where: { ttpId: 'T1681' } })).toMatchObject({ name: 'Ours', isCustom: true, stixId: null });
+    expect(await prisma.technique.findUniqueOrThrow({ where: { ttpId: 'T1681' } })).toMatchObject({
+      name: 'Ours',
+      isCustom: true,
+      stixId: null,
+    });
     expect(await prisma.threatActorTechnique.count({ where: { technique: { ttpId: 'T1681' } } })).toBe(0);
   });
 });

@@ -30,7 +30,8 @@ function expectedOf(file: string) {
   const objects = document.mapping_objects;
   const mappable = objects.filter((object) => object.status !== 'non_mappable' && object.mapping_type !== 'non_mappable');
   const attackIdsOf = new Map<string, Set<string>>();
-  for (const object of objects) if (object.capability_id && !attackIdsOf.has(object.capability_id)) attackIdsOf.set(object.capability_id, new Set());
+  for (const object of objects)
+    if (object.capability_id && !attackIdsOf.has(object.capability_id)) attackIdsOf.set(object.capability_id, new Set());
   for (const object of mappable) attackIdsOf.get(object.capability_id!)!.add(object.attack_object_id!);
   return {
     text,
@@ -64,7 +65,9 @@ const CATALOG = [
   { ttpId: 'T1574.002', statusGlobal: 'not_evaluated', revoked: true },
   { ttpId: 'T1210', statusGlobal: 'partial' },
 ] as const;
-const statusOf = new Map<string, string>(CATALOG.filter((technique) => !('revoked' in technique)).map((technique) => [technique.ttpId, technique.statusGlobal]));
+const statusOf = new Map<string, string>(
+  CATALOG.filter((technique) => !('revoked' in technique)).map((technique) => [technique.ttpId, technique.statusGlobal]),
+);
 const inCatalog = new Set<string>(CATALOG.map((technique) => technique.ttpId));
 
 /** The documented rule, written out independently of the SQL. */
@@ -78,7 +81,9 @@ function expectedStatus(attackIds: Set<string>): string {
 const expectedStatuses = (expected: ReturnType<typeof expectedOf>) =>
   Object.fromEntries(expected.controls.map((control) => [control, expectedStatus(expected.attackIdsOf.get(control)!)]));
 const controlsWith = (expected: ReturnType<typeof expectedOf>, status: string) =>
-  Object.entries(expectedStatuses(expected)).filter(([, value]) => value === status).map(([control]) => control);
+  Object.entries(expectedStatuses(expected))
+    .filter(([, value]) => value === status)
+    .map(([control]) => control);
 
 let app: TestApp;
 let viewer: string;
@@ -129,10 +134,15 @@ describe('CTID Mappings Explorer import', () => {
     });
     const framework = await app.services.prisma.complianceFramework.findUniqueOrThrow({ where: { key: 'nist_800_53' } });
     expect(framework).toMatchObject({ name: 'NIST SP 800-53', version: 'rev5', attackVersion: '16.1' });
-    const control = await app.services.prisma.complianceControl.findFirstOrThrow({ where: { frameworkId: framework.id, controlId: 'CM-03' } });
+    const control = await app.services.prisma.complianceControl.findFirstOrThrow({
+      where: { frameworkId: framework.id, controlId: 'CM-03' },
+    });
     expect(control).toMatchObject({ name: 'Configuration Change Control', family: 'Configuration Management' });
     const mapping = await app.services.prisma.complianceMapping.findFirstOrThrow({ where: { controlId: control.id, attackId: 'T1666' } });
-    expect(mapping).toMatchObject({ mappingType: 'mitigates', comments: nist.mappable.find((object) => object.capability_id === 'CM-03' && object.attack_object_id === 'T1666')!.comments });
+    expect(mapping).toMatchObject({
+      mappingType: 'mitigates',
+      comments: nist.mappable.find((object) => object.capability_id === 'CM-03' && object.attack_object_id === 'T1666')!.comments,
+    });
   });
 
   it('imports CSA CCM over HTTP, keeping controls CTID marks non-mappable and joining the comments of repeated rows', async () => {
@@ -148,7 +158,9 @@ describe('CTID Mappings Explorer import', () => {
     }
     const [key, comments] = [...repeated].find(([, list]) => new Set(list).size > 1)!;
     const [controlId, attackId] = key.split('|');
-    const mapping = await app.services.prisma.complianceMapping.findFirstOrThrow({ where: { attackId, control: { controlId, frameworkId: framework.id } } });
+    const mapping = await app.services.prisma.complianceMapping.findFirstOrThrow({
+      where: { attackId, control: { controlId, frameworkId: framework.id } },
+    });
     for (const comment of comments) expect(mapping.comments).toContain(comment.trim());
     const iam = await app.services.prisma.complianceControl.findFirstOrThrow({ where: { frameworkId: framework.id, controlId: 'IAM-01' } });
     expect(iam.family).toBe('Identity and Access Management');
@@ -166,7 +178,9 @@ describe('CTID Mappings Explorer import', () => {
   it('controls and mappings gone from the file are removed, changed comments updated', async () => {
     const changed = structuredClone(nist.document);
     changed.mapping_objects = changed.mapping_objects.filter((object: MappingObject) => object.capability_id !== 'SC-05');
-    const edited = changed.mapping_objects.find((object: MappingObject) => object.capability_id === 'CM-03' && object.attack_object_id === 'T1666')!;
+    const edited = changed.mapping_objects.find(
+      (object: MappingObject) => object.capability_id === 'CM-03' && object.attack_object_id === 'T1666',
+    )!;
     edited.comments = 'Reviewed wording.';
     served.set('/changed.json', JSON.stringify(changed));
     const report = await run(importNist80053, `${files.url}/changed.json`);
@@ -180,9 +194,14 @@ describe('CTID Mappings Explorer import', () => {
   });
 
   it('a file of another framework, or no file, is refused without touching the data', async () => {
-    await expect(run(importNist80053, join(CTID_DIR, CSA_FILE))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: expect.stringContaining('expected a nist_800_53') });
+    await expect(run(importNist80053, join(CTID_DIR, CSA_FILE))).rejects.toMatchObject({
+      code: 'SOURCE_UNAVAILABLE',
+      message: expect.stringContaining('expected a nist_800_53'),
+    });
     await expect(run(importCsaCcm, `${files.url}/missing.json`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
-    await expect(run(importCsaCcm, referenceData('d3fend', 'd3fend-1.2.0-techniques.csv'))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    await expect(run(importCsaCcm, referenceData('d3fend', 'd3fend-1.2.0-techniques.csv'))).rejects.toMatchObject({
+      code: 'SOURCE_UNAVAILABLE',
+    });
     expect(await app.services.prisma.complianceMapping.count()).toBe(nist.mappings.size + csa.mappings.size);
   });
 });
@@ -191,10 +210,26 @@ describe('compliance endpoints', () => {
   it('lists the frameworks with their counts', async () => {
     const answer = await app.api('GET', '/compliance/frameworks', { token: viewer });
     expect(answer.status).toBe(200);
-    const mappedControls = (expected: ReturnType<typeof expectedOf>) => [...expected.attackIdsOf.values()].filter((ids) => ids.size > 0).length;
+    const mappedControls = (expected: ReturnType<typeof expectedOf>) =>
+      [...expected.attackIdsOf.values()].filter((ids) => ids.size > 0).length;
     expect(answer.body).toEqual([
-      expect.objectContaining({ key: 'csa_ccm', version: '4.1', attack_version: '17.1', control_count: 204, mapped_control_count: mappedControls(csa), mapping_count: csa.mappings.size, attack_id_count: 213 }),
-      expect.objectContaining({ key: 'nist_800_53', name: 'NIST SP 800-53', control_count: 109, mapped_control_count: 109, mapping_count: nist.mappings.size, attack_id_count: 470 }),
+      expect.objectContaining({
+        key: 'csa_ccm',
+        version: '4.1',
+        attack_version: '17.1',
+        control_count: 204,
+        mapped_control_count: mappedControls(csa),
+        mapping_count: csa.mappings.size,
+        attack_id_count: 213,
+      }),
+      expect.objectContaining({
+        key: 'nist_800_53',
+        name: 'NIST SP 800-53',
+        control_count: 109,
+        mapped_control_count: 109,
+        mapping_count: nist.mappings.size,
+        attack_id_count: 470,
+      }),
     ]);
   });
 
@@ -205,16 +240,39 @@ describe('compliance endpoints', () => {
     const statuses = Object.fromEntries(answer.body.items.map((control: any) => [control.control_id, control.coverage_status]));
     expect(statuses).toEqual(expectedStatuses(nist));
     // The cases the rule names: all validated; some validated; none validated; a revoked technique left out.
-    expect(statuses).toMatchObject({ 'SC-05': 'covered', 'SC-17': 'covered', 'CM-12': 'partial', 'SC-40': 'partial', 'AC-08': 'gap', 'SC-32': 'gap', 'SA-16': 'covered' });
+    expect(statuses).toMatchObject({
+      'SC-05': 'covered',
+      'SC-17': 'covered',
+      'CM-12': 'partial',
+      'SC-40': 'partial',
+      'AC-08': 'gap',
+      'SC-32': 'gap',
+      'SA-16': 'covered',
+    });
     const sa16 = answer.body.items.find((control: any) => control.control_id === 'SA-16');
-    expect(sa16).toMatchObject({ name: expect.any(String), family: 'System and Services Acquisition', mapped_count: 3, assessed_count: 2, validated_count: 2 });
+    expect(sa16).toMatchObject({
+      name: expect.any(String),
+      family: 'System and Services Acquisition',
+      mapped_count: 3,
+      assessed_count: 2,
+      validated_count: 2,
+    });
     expect(sa16.techniques).toEqual([
-      expect.objectContaining({ attack_id: 'T1078.001', in_catalog: true, assessed: true, status_global: 'validated', mapping_type: 'mitigates' }),
+      expect.objectContaining({
+        attack_id: 'T1078.001',
+        in_catalog: true,
+        assessed: true,
+        status_global: 'validated',
+        mapping_type: 'mitigates',
+      }),
       expect.objectContaining({ attack_id: 'T1078.003', in_catalog: true, assessed: true, status_global: 'validated' }),
       expect.objectContaining({ attack_id: 'T1574.002', in_catalog: true, assessed: false, status_global: 'not_evaluated' }),
     ]);
     const ac10 = answer.body.items.find((control: any) => control.control_id === 'AC-10');
-    expect(ac10.techniques.filter((technique: any) => !technique.in_catalog).map((technique: any) => technique.technique_name)).toEqual([null, null]);
+    expect(ac10.techniques.filter((technique: any) => !technique.in_catalog).map((technique: any) => technique.technique_name)).toEqual([
+      null,
+      null,
+    ]);
   });
 
   it('filters controls by status, family and search; pages them', async () => {
@@ -276,17 +334,37 @@ describe('compliance endpoints', () => {
   it('CSA CCM: controls without any mapping are not evaluated and counted as unmapped', async () => {
     const summary = await app.api('GET', '/compliance/csa_ccm/summary', { token: viewer });
     const unmapped = [...csa.attackIdsOf.values()].filter((ids) => ids.size === 0).length;
-    expect(summary.body).toMatchObject({ total: 204, unmapped, not_evaluated: controlsWith(csa, 'not_evaluated').length, covered: controlsWith(csa, 'covered').length, gaps: controlsWith(csa, 'gap').length });
+    expect(summary.body).toMatchObject({
+      total: 204,
+      unmapped,
+      not_evaluated: controlsWith(csa, 'not_evaluated').length,
+      covered: controlsWith(csa, 'covered').length,
+      gaps: controlsWith(csa, 'gap').length,
+    });
     expect(summary.body.absent_count).toBe([...csa.attackIds].filter((id) => !inCatalog.has(id)).length);
   });
 
   it('unknown frameworks answer 404 and bad filters 400', async () => {
-    for (const path of ['/compliance/cis/controls', '/compliance/cis/summary', '/compliance/cis/gaps', '/compliance/0b8e7f4e-1111-4222-8333-444455556666/summary']) {
+    for (const path of [
+      '/compliance/cis/controls',
+      '/compliance/cis/summary',
+      '/compliance/cis/gaps',
+      '/compliance/0b8e7f4e-1111-4222-8333-444455556666/summary',
+    ]) {
       expect(await app.api('GET', path, { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     }
-    expect(await app.api('GET', '/compliance/nist_800_53/controls?status=great', { token: viewer })).toMatchObject({ status: 400, body: { field: 'status' } });
-    expect(await app.api('GET', '/compliance/nist_800_53/controls?limit=500', { token: viewer })).toMatchObject({ status: 400, body: { field: 'limit' } });
-    expect(await app.api('GET', '/compliance/nist_800_53/gaps?offset=-2', { token: viewer })).toMatchObject({ status: 400, body: { field: 'offset' } });
+    expect(await app.api('GET', '/compliance/nist_800_53/controls?status=great', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'status' },
+    });
+    expect(await app.api('GET', '/compliance/nist_800_53/controls?limit=500', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'limit' },
+    });
+    expect(await app.api('GET', '/compliance/nist_800_53/gaps?offset=-2', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'offset' },
+    });
     expect((await app.api('GET', '/compliance/frameworks')).status).toBe(401);
   });
 
@@ -340,12 +418,22 @@ describe('against the real ATT&CK 18.1 catalog', () => {
       await importCsaCcm({ ...context, location: join(CTID_DIR, CSA_FILE) });
       const token = await catalogApp.tokenFor('viewer');
       const nistSummary = (await catalogApp.api('GET', '/compliance/nist_800_53/summary', { token })).body;
-      expect(nistSummary).toMatchObject({ mapped_attack_id_count: 470, absent_attack_ids: ['T1521.003'], inactive_attack_ids: ['T1574.002'] });
+      expect(nistSummary).toMatchObject({
+        mapped_attack_id_count: 470,
+        absent_attack_ids: ['T1521.003'],
+        inactive_attack_ids: ['T1574.002'],
+      });
       // A fresh catalog has nothing validated yet: every control with an assessable technique is a gap.
       expect(nistSummary).toMatchObject({ total: 109, covered: 0, partial: 0, gaps: 109, not_evaluated: 0 });
       const csaSummary = (await catalogApp.api('GET', '/compliance/csa_ccm/summary', { token })).body;
       const mappedControls = [...csa.attackIdsOf.values()].filter((ids) => ids.size > 0).length;
-      expect(csaSummary).toMatchObject({ mapped_attack_id_count: 213, absent_count: 0, inactive_count: 0, gaps: mappedControls, not_evaluated: 204 - mappedControls });
+      expect(csaSummary).toMatchObject({
+        mapped_attack_id_count: 213,
+        absent_count: 0,
+        inactive_count: 0,
+        gaps: mappedControls,
+        not_evaluated: 204 - mappedControls,
+      });
     } finally {
       await catalogApp.close();
     }

@@ -58,7 +58,8 @@ const runImport = (location: string): Promise<ImportReport> =>
 beforeAll(async () => {
   app = await startTestApp(FILE_SERVER_ENV);
   viewer = await app.tokenFor('viewer');
-  for (const technique of CATALOG) await app.services.prisma.technique.create({ data: { ...technique, isCustom: technique.ttpId === 'T9000' } });
+  for (const technique of CATALOG)
+    await app.services.prisma.technique.create({ data: { ...technique, isCustom: technique.ttpId === 'T9000' } });
   served.set(`/full/${MAPPINGS_FILE}`, mappingText);
   served.set(`/full/${TECHNIQUES_FILE}`, readFileSync(join(D3FEND_DIR, TECHNIQUES_FILE), 'utf8'));
   served.set(`/mappings-only/${MAPPINGS_FILE}`, mappingText);
@@ -91,7 +92,9 @@ describe('D3FEND import', () => {
     expect(ntf).toMatchObject({ name: 'Network Traffic Filtering', tactic: 'Isolate' });
     const csv = techniqueRows.find((row) => row.d3fend_id === 'D3-NTF')!;
     expect(ntf).toMatchObject({ parent: csv.parent_d3fend_id || null, topLevel: csv.top_technique_id });
-    const mapping = await app.services.prisma.countermeasureMapping.findFirstOrThrow({ where: { defensiveTechniqueId: ntf.id, attackId: 'T1001.001' } });
+    const mapping = await app.services.prisma.countermeasureMapping.findFirstOrThrow({
+      where: { defensiveTechniqueId: ntf.id, attackId: 'T1001.001' },
+    });
     expect(mapping.details).toEqual(expect.arrayContaining(relationsOf('D3-NTF', 'T1001.001')));
     expect(mapping.details).toHaveLength(relationsOf('D3-NTF', 'T1001.001').length);
     const audit = await app.services.prisma.auditLog.count({ where: { action: 'import_d3fend' } });
@@ -117,7 +120,10 @@ describe('D3FEND import', () => {
     const template = mappingRows.find((row) => row.d3fend_id === 'D3-NTF')!;
     keptRows.push({ ...template, attack_id: 'T9000', attack_name: 'Custom' });
     const header = Object.keys(mappingRows[0]);
-    served.set(`/changed/${MAPPINGS_FILE}`, [header.join(','), ...keptRows.map((row) => header.map((column) => `"${row[column].replaceAll('"', '""')}"`).join(','))].join('\n'));
+    served.set(
+      `/changed/${MAPPINGS_FILE}`,
+      [header.join(','), ...keptRows.map((row) => header.map((column) => `"${row[column].replaceAll('"', '""')}"`).join(','))].join('\n'),
+    );
     served.set(`/changed/${TECHNIQUES_FILE}`, served.get(`/full/${TECHNIQUES_FILE}`)!);
 
     const removedPairs = pairsOf((_d3fendId, attackId) => attackId === 'T1001.001').length;
@@ -146,8 +152,13 @@ describe('D3FEND import', () => {
   it('an unreachable or wrong source fails without touching the catalog', async () => {
     await expect(runImport(`${files.url}/missing/${MAPPINGS_FILE}`)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     await expect(runImport(join(D3FEND_DIR, TECHNIQUES_FILE))).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
-    served.set('/official/d3fend-full-mappings.csv', 'def_tech_label,def_artifact_rel_label,def_artifact_label,off_tech_id,def_tech\nNetwork Traffic Filtering,filters,Network Traffic,T1001.001,http://d3fend.mitre.org/ontologies/d3fend.owl#NetworkTrafficFiltering\n');
-    await expect(runImport(`${files.url}/official/d3fend-full-mappings.csv`)).rejects.toMatchObject({ message: expect.stringContaining("D3FEND's inferred export") });
+    served.set(
+      '/official/d3fend-full-mappings.csv',
+      'def_tech_label,def_artifact_rel_label,def_artifact_label,off_tech_id,def_tech\nNetwork Traffic Filtering,filters,Network Traffic,T1001.001,http://d3fend.mitre.org/ontologies/d3fend.owl#NetworkTrafficFiltering\n',
+    );
+    await expect(runImport(`${files.url}/official/d3fend-full-mappings.csv`)).rejects.toMatchObject({
+      message: expect.stringContaining("D3FEND's inferred export"),
+    });
     expect(await app.services.prisma.countermeasureMapping.count()).toBe(4910);
   });
 });
@@ -170,7 +181,9 @@ describe('countermeasure endpoints', () => {
     expect(detect.body.total).toBe(techniqueRows.filter((row) => row.d3fend_tactic === 'Detect').length);
     expect(new Set(detect.body.items.map((item: any) => item.tactic))).toEqual(new Set(['Detect']));
     const forT1059 = await app.api('GET', '/countermeasures?ttp_id=T1059&limit=200', { token: viewer });
-    const expected = pairsOf((_d3fendId, attackId) => attackId === 'T1059').map(([d3fendId]) => d3fendId).sort();
+    const expected = pairsOf((_d3fendId, attackId) => attackId === 'T1059')
+      .map(([d3fendId]) => d3fendId)
+      .sort();
     expect(forT1059.body.items.map((item: any) => item.d3fend_id)).toEqual(expected);
     const search = await app.api('GET', '/countermeasures?search=traffic%20filtering', { token: viewer });
     expect(search.body.items.map((item: any) => item.d3fend_id)).toContain('D3-NTF');
@@ -178,7 +191,10 @@ describe('countermeasure endpoints', () => {
   });
 
   it('bad paging answers 400 naming the field', async () => {
-    expect(await app.api('GET', '/countermeasures?limit=201', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
+    expect(await app.api('GET', '/countermeasures?limit=201', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'limit' },
+    });
     expect(await app.api('GET', '/countermeasures?limit=0', { token: viewer })).toMatchObject({ status: 400, body: { field: 'limit' } });
     expect(await app.api('GET', '/countermeasures?offset=-1', { token: viewer })).toMatchObject({ status: 400, body: { field: 'offset' } });
     expect(await app.api('GET', '/countermeasures?limit=ten', { token: viewer })).toMatchObject({ status: 400, body: { field: 'limit' } });
@@ -188,8 +204,15 @@ describe('countermeasure endpoints', () => {
   it('one countermeasure by D3FEND id or uuid, with catalog status where the catalog holds the technique', async () => {
     const byD3fendId = await app.api('GET', '/countermeasures/d3-ntf', { token: viewer });
     expect(byD3fendId.status).toBe(200);
-    const expectedAttackIds = pairsOf((d3fendId) => d3fendId === 'D3-NTF').map(([, attackId]) => attackId).sort();
-    expect(byD3fendId.body).toMatchObject({ d3fend_id: 'D3-NTF', name: 'Network Traffic Filtering', tactic: 'Isolate', technique_count: expectedAttackIds.length });
+    const expectedAttackIds = pairsOf((d3fendId) => d3fendId === 'D3-NTF')
+      .map(([, attackId]) => attackId)
+      .sort();
+    expect(byD3fendId.body).toMatchObject({
+      d3fend_id: 'D3-NTF',
+      name: 'Network Traffic Filtering',
+      tactic: 'Isolate',
+      technique_count: expectedAttackIds.length,
+    });
     expect(byD3fendId.body.techniques.map((mapping: any) => mapping.attack_id)).toEqual(expectedAttackIds);
     const junk = byD3fendId.body.techniques.find((mapping: any) => mapping.attack_id === 'T1001.001');
     expect(junk).toMatchObject({ in_catalog: true, technique_name: 'Junk Data', status_global: 'validated', revoked: false });
@@ -206,14 +229,24 @@ describe('countermeasure endpoints', () => {
   it('a technique lists the countermeasures that counter it; unknown techniques answer 404', async () => {
     const answer = await app.api('GET', '/techniques/T1110/countermeasures', { token: viewer });
     expect(answer.status).toBe(200);
-    const expected = pairsOf((_d3fendId, attackId) => attackId === 'T1110').map(([d3fendId]) => d3fendId).sort();
+    const expected = pairsOf((_d3fendId, attackId) => attackId === 'T1110')
+      .map(([d3fendId]) => d3fendId)
+      .sort();
     expect(expected.length).toBeGreaterThan(0);
     expect(answer.body.map((item: any) => item.d3fend_id)).toEqual(expected);
     const first = answer.body[0];
     const csv = techniqueRows.find((row) => row.d3fend_id === first.d3fend_id)!;
-    expect(first).toMatchObject({ name: csv.d3fend_name, tactic: csv.d3fend_tactic, attack_id: 'T1110', details: expect.arrayContaining(relationsOf(first.d3fend_id, 'T1110')) });
+    expect(first).toMatchObject({
+      name: csv.d3fend_name,
+      tactic: csv.d3fend_tactic,
+      attack_id: 'T1110',
+      details: expect.arrayContaining(relationsOf(first.d3fend_id, 'T1110')),
+    });
     expect(await app.api('GET', '/techniques/T9000/countermeasures', { token: viewer })).toMatchObject({ status: 200, body: [] });
-    expect(await app.api('GET', '/techniques/T1003/countermeasures', { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await app.api('GET', '/techniques/T1003/countermeasures', { token: viewer })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
   });
 
   it('GraphQL gives the same answers, and techniques load their countermeasures without a query per technique', async () => {
@@ -226,16 +259,28 @@ describe('countermeasure endpoints', () => {
     expect(listed.data.countermeasures.total).toBe(pairsOf((d3fendId, attackId) => attackId === 'T1059' && isolate.has(d3fendId)).length);
     for (const item of listed.data.countermeasures.items) {
       expect(item.techniqueCount).toBe(item.techniques.length);
-      expect(item.techniques.find((mapping: any) => mapping.attackId === 'T1059')).toEqual({ attackId: 'T1059', inCatalog: true, statusGlobal: 'partial' });
+      expect(item.techniques.find((mapping: any) => mapping.attackId === 'T1059')).toEqual({
+        attackId: 'T1059',
+        inCatalog: true,
+        statusGlobal: 'partial',
+      });
     }
 
     const document = `{ techniques { ttpId countermeasures { d3fendId tactic defensiveTechnique { name } } } }`;
     const answer = await app.graphql(document, {}, viewer);
-    const byTtpId = Object.fromEntries(answer.data.techniques.map((technique: any) => [technique.ttpId, technique.countermeasures.map((item: any) => item.d3fendId)]));
-    for (const { ttpId } of CATALOG) expect(byTtpId[ttpId]).toEqual(pairsOf((_d3fendId, attackId) => attackId === ttpId).map(([d3fendId]) => d3fendId).sort());
+    const byTtpId = Object.fromEntries(
+      answer.data.techniques.map((technique: any) => [technique.ttpId, technique.countermeasures.map((item: any) => item.d3fendId)]),
+    );
+    for (const { ttpId } of CATALOG)
+      expect(byTtpId[ttpId]).toEqual(
+        pairsOf((_d3fendId, attackId) => attackId === ttpId)
+          .map(([d3fendId]) => d3fendId)
+          .sort(),
+      );
 
     const withFour = await countQueries(() => app.graphql(document, {}, viewer));
-    for (let index = 0; index < 20; index += 1) await app.services.prisma.technique.create({ data: { ttpId: `T8${String(index).padStart(3, '0')}`, name: 'Extra' } });
+    for (let index = 0; index < 20; index += 1)
+      await app.services.prisma.technique.create({ data: { ttpId: `T8${String(index).padStart(3, '0')}`, name: 'Extra' } });
     const withTwentyFour = await countQueries(() => app.graphql(document, {}, viewer));
     expect(withFour).toBeGreaterThan(0);
     expect(withTwentyFour).toBe(withFour);
@@ -261,7 +306,8 @@ describe('against the real ATT&CK 18.1 catalog', () => {
           { offset },
           token,
         );
-        for (const item of answer.data.countermeasures.items) for (const { attackId, ...state } of item.techniques) seen.set(attackId, state);
+        for (const item of answer.data.countermeasures.items)
+          for (const { attackId, ...state } of item.techniques) seen.set(attackId, state);
       }
       const states = [...seen.values()];
       expect(seen.size).toBe(419);
@@ -269,7 +315,11 @@ describe('against the real ATT&CK 18.1 catalog', () => {
       expect(states.filter((state) => state.revoked)).toHaveLength(4);
       expect(states.filter((state) => state.deprecated && !state.revoked)).toHaveLength(1);
       const answer = await catalogApp.api('GET', '/techniques/T1059.001/countermeasures', { token });
-      expect(answer.body.map((item: any) => item.d3fend_id)).toEqual(pairsOf((_d3fendId, attackId) => attackId === 'T1059.001').map(([d3fendId]) => d3fendId).sort());
+      expect(answer.body.map((item: any) => item.d3fend_id)).toEqual(
+        pairsOf((_d3fendId, attackId) => attackId === 'T1059.001')
+          .map(([d3fendId]) => d3fendId)
+          .sort(),
+      );
     } finally {
       await catalogApp.close();
     }

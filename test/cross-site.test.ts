@@ -35,21 +35,31 @@ describe('CSRF on REST', () => {
   it('a form-encoded POST carrying only the admin cookie creates nobody: 415', async () => {
     const form = new URLSearchParams(newUser());
     const response = await post('/api/v1/users', { cookie: adminCookie }, form);
-    expect(response).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be application/json' } });
+    expect(response).toMatchObject({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be application/json' },
+    });
     expect(await app.services.prisma.user.count({ where: { username: form.get('username')! } })).toBe(0);
   });
 
   it('a text/plain POST with the cookie is refused with 415, and so is a body without a content type', async () => {
     const asText = await post('/api/v1/users', { cookie: adminCookie, 'content-type': 'text/plain' }, JSON.stringify(newUser()));
     expect(asText).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
-    const untyped = await fetch(`${app.url}/api/v1/users`, { method: 'POST', headers: { cookie: adminCookie }, body: new Blob([JSON.stringify(newUser())]) });
+    const untyped = await fetch(`${app.url}/api/v1/users`, {
+      method: 'POST',
+      headers: { cookie: adminCookie },
+      body: new Blob([JSON.stringify(newUser())]),
+    });
     expect(untyped.status).toBe(415);
     expect(await untyped.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('a form POST from a foreign page is refused as cross-site before its media type is looked at', async () => {
     const response = await post('/api/v1/users', { cookie: adminCookie, origin: FOREIGN }, new URLSearchParams(newUser()));
-    expect(response).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED', detail: expect.stringMatching(/Origin is not one of this service/) } });
+    expect(response).toMatchObject({
+      status: 403,
+      body: { code: 'CSRF_REJECTED', detail: expect.stringMatching(/Origin is not one of this service/) },
+    });
   });
 
   it('a JSON cookie POST from a foreign Origin, a foreign Referer, or with Sec-Fetch-Site cross-site or same-site is refused', async () => {
@@ -69,8 +79,13 @@ describe('CSRF on REST', () => {
     }
   });
 
-  it('the same cookie POST from the service\'s own page succeeds', async () => {
-    const own: Record<string, string>[] = [{ origin: ownOrigin, 'sec-fetch-site': 'same-origin' }, { referer: `${ownOrigin}/graphiql` }, { 'sec-fetch-site': 'none' }, {}];
+  it("the same cookie POST from the service's own page succeeds", async () => {
+    const own: Record<string, string>[] = [
+      { origin: ownOrigin, 'sec-fetch-site': 'same-origin' },
+      { referer: `${ownOrigin}/graphiql` },
+      { 'sec-fetch-site': 'none' },
+      {},
+    ];
     for (const headers of own) {
       const user = newUser();
       const response = await postJson('/api/v1/users', { cookie: adminCookie, ...headers }, user);
@@ -89,13 +104,15 @@ describe('CSRF on REST', () => {
   });
 
   it('safe methods are not checked: a cross-site GET with the cookie still reads', async () => {
-    const response = await fetch(`${app.url}/api/v1/auth/me`, { headers: { cookie: adminCookie, origin: FOREIGN, 'sec-fetch-site': 'cross-site' } });
+    const response = await fetch(`${app.url}/api/v1/auth/me`, {
+      headers: { cookie: adminCookie, origin: FOREIGN, 'sec-fetch-site': 'cross-site' },
+    });
     expect(response.status).toBe(200);
   });
 });
 
 describe('the login form', () => {
-  it('still signs in with a form-encoded body, from a script or from the service\'s own page', async () => {
+  it("still signs in with a form-encoded body, from a script or from the service's own page", async () => {
     const user = await app.createUser();
     const pages: Record<string, string>[] = [{}, { origin: ownOrigin, 'sec-fetch-site': 'same-origin' }];
     for (const headers of pages) {
@@ -108,9 +125,15 @@ describe('the login form', () => {
     const user = await app.createUser();
     const form = new URLSearchParams({ username: user.username, password: TEST_PASSWORD });
     expect(await post('/api/v1/auth/login', { origin: FOREIGN }, form)).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
-    expect(await post('/api/v1/auth/login', { 'sec-fetch-site': 'cross-site' }, form)).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+    expect(await post('/api/v1/auth/login', { 'sec-fetch-site': 'cross-site' }, form)).toMatchObject({
+      status: 403,
+      body: { code: 'CSRF_REJECTED' },
+    });
     const json = await postJson('/api/v1/auth/login', {}, { username: user.username, password: TEST_PASSWORD });
-    expect(json).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be application/x-www-form-urlencoded' } });
+    expect(json).toMatchObject({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be application/x-www-form-urlencoded' },
+    });
   });
 });
 
@@ -120,7 +143,10 @@ describe('CSRF and media types on /graphql over HTTP', () => {
   it('a cookie mutation from a foreign Origin gets a GraphQL-shaped 403 and creates no key', async () => {
     const before = await app.services.prisma.apiKey.count();
     const response = await postJson('/graphql', { cookie: adminCookie, origin: FOREIGN }, { query: CREATE_KEY });
-    expect(response).toMatchObject({ status: 403, body: { errors: [{ message: expect.stringMatching(/Cross-origin/), extensions: { code: 'CSRF_REJECTED' } }] } });
+    expect(response).toMatchObject({
+      status: 403,
+      body: { errors: [{ message: expect.stringMatching(/Cross-origin/), extensions: { code: 'CSRF_REJECTED' } }] },
+    });
     expect(await app.services.prisma.apiKey.count()).toBe(before);
   });
 
@@ -199,16 +225,21 @@ describe('cross-site WebSocket hijacking', () => {
 
 describe('configured origins', () => {
   it('with PUBLIC_URL and ALLOWED_ORIGINS, only those origins pass, whatever the Host', async () => {
-    const configured = await startTestApp({ PUBLIC_URL: 'https://violet.example.com/', ALLOWED_ORIGINS: 'https://purple.example.org:8443, http://ops.internal' });
+    const configured = await startTestApp({
+      PUBLIC_URL: 'https://violet.example.com/',
+      ALLOWED_ORIGINS: 'https://purple.example.org:8443, http://ops.internal',
+    });
     try {
       const admin = await configured.createUser({ role: 'admin' });
       const cookie = `svc_token=${await configured.login(admin.username)}`;
       const status = async (origin: string) =>
-        (await fetch(`${configured.url}/api/v1/api-keys`, {
-          method: 'POST',
-          headers: { cookie, origin, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'k', scope: 'read' }),
-        })).status;
+        (
+          await fetch(`${configured.url}/api/v1/api-keys`, {
+            method: 'POST',
+            headers: { cookie, origin, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'k', scope: 'read' }),
+          })
+        ).status;
       expect(await status('https://violet.example.com')).toBe(201);
       expect(await status('https://purple.example.org:8443')).toBe(201);
       expect(await status('http://ops.internal')).toBe(201);
@@ -227,11 +258,19 @@ describe('configured origins', () => {
       const admin = await proxied.createUser({ role: 'admin' });
       const cookie = `svc_token=${await proxied.login(admin.username)}`;
       const status = async (origin: string) =>
-        (await fetch(`${proxied.url}/api/v1/api-keys`, {
-          method: 'POST',
-          headers: { cookie, origin, 'x-forwarded-host': 'violet.example.com', 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'k', scope: 'read' }),
-        })).status;
+        (
+          await fetch(`${proxied.url}/api/v1/api-keys`, {
+            method: 'POST',
+            headers: {
+              cookie,
+              origin,
+              'x-forwarded-host': 'violet.example.com',
+              'x-forwarded-proto': 'https',
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ name: 'k', scope: 'read' }),
+          })
+        ).status;
       expect(await status('https://violet.example.com')).toBe(201);
       expect(await status('http://violet.example.com')).toBe(403);
       expect(await status(proxied.url)).toBe(403);
@@ -241,7 +280,10 @@ describe('configured origins', () => {
   });
 
   it('refuses a configuration whose ALLOWED_ORIGINS holds something that is not an origin', () => {
-    expect(loadConfig({ ALLOWED_ORIGINS: 'https://ok.example, HTTPS://Ok.Example:443' }).ALLOWED_ORIGINS).toEqual(['https://ok.example', 'https://ok.example']);
+    expect(loadConfig({ ALLOWED_ORIGINS: 'https://ok.example, HTTPS://Ok.Example:443' }).ALLOWED_ORIGINS).toEqual([
+      'https://ok.example',
+      'https://ok.example',
+    ]);
     for (const bad of ['https://bad.example/path', 'ftp://files.example', 'violet.example.com']) {
       expect(() => loadConfig({ ALLOWED_ORIGINS: bad }), bad).toThrow(/ALLOWED_ORIGINS: .* is not an origin/);
     }

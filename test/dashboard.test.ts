@@ -67,7 +67,15 @@ describe('dashboard', () => {
     expect(await get('/dashboard/kpis')).toEqual({
       total_techniques: 7,
       covered_percentage: 42.9, // (2 validated + 0.5 × 2 partial) / 7
-      coverage: { total_techniques: 7, validated: 2, partial: 2, not_covered: 1, in_progress: 1, not_evaluated: 1, coverage_percentage: 42.9 },
+      coverage: {
+        total_techniques: 7,
+        validated: 2,
+        partial: 2,
+        not_covered: 1,
+        in_progress: 1,
+        not_evaluated: 1,
+        coverage_percentage: 42.9,
+      },
       tests: { total: 13, draft: 1, red_executing: 1, blue_evaluating: 1, in_review: 2, rejected: 2, validated: 6 },
       campaigns: { total: 4, draft: 1, active: 1, completed: 2 },
     });
@@ -114,7 +122,11 @@ describe('dashboard', () => {
     await app.services.prisma.technique.update({ where: { id: data.techniques.T6.id }, data: { statusGlobal: 'validated' } });
     // The summary is cached with the operational KPIs; a coverage change (here made behind the service's back) clears it.
     await app.services.cache.invalidate('analytics');
-    const result = await app.graphql('{ executiveSummary { sentences weakestTactic { shortName coveragePercentage } coverage { coveragePercentage } } }', {}, viewer);
+    const result = await app.graphql(
+      '{ executiveSummary { sentences weakestTactic { shortName coveragePercentage } coverage { coveragePercentage } } }',
+      {},
+      viewer,
+    );
     expect(result.errors).toBeUndefined();
     // (3 + 0.5 × 2) / 7 = 57.1 %; weakest among Initial Access 100, Execution 50, Persistence 33.3, Cloud Ops 50 → Persistence
     expect(result.data.executiveSummary.coverage).toEqual({ coveragePercentage: 57.1 });

@@ -80,7 +80,10 @@ describe('data-source errors', () => {
 
   it('a missing file reads "file not found"', async () => {
     await app.services.prisma.dataSource.update({ where: { kind: 'd3fend' }, data: { location: join(dir, 'nothing-here.csv') } });
-    await expect(syncDataSource(app.services, 'd3fend', SYSTEM_ACTOR, 'api')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE', reason: 'file not found' });
+    await expect(syncDataSource(app.services, 'd3fend', SYSTEM_ACTOR, 'api')).rejects.toMatchObject({
+      code: 'SOURCE_UNAVAILABLE',
+      reason: 'file not found',
+    });
     expect((await sources(admin)).d3fend.error).toBe(`Could not read ${join(dir, 'nothing-here.csv')}: file not found`);
   });
 

@@ -111,7 +111,10 @@ describe('data sources', () => {
     expect(await sourceOf('nist_800_53')).toMatchObject({ location: '/srv/mirror/nist.json', schedule: '0 2 * * 0' });
     const configured = await app.services.prisma.auditLog.findMany({ where: { action: 'configure_data_source' } });
     expect(configured).toHaveLength(1);
-    expect(configured[0]).toMatchObject({ username: 'system', details: { kind: 'nist_800_53', location: '/srv/mirror/nist.json', from: 'NIST_800_53_SOURCE' } });
+    expect(configured[0]).toMatchObject({
+      username: 'system',
+      details: { kind: 'nist_800_53', location: '/srv/mirror/nist.json', from: 'NIST_800_53_SOURCE' },
+    });
   });
 
   it('PATCH refuses locations, schedules and values that cannot work, naming the field', async () => {
@@ -172,7 +175,10 @@ describe('data sources', () => {
 
     const adminUser = await app.services.prisma.dataSourceRun.findUniqueOrThrow({ where: { id: queued.body.run.id } });
     const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { action: 'sync_data_source', entityId: sigma.id } });
-    expect(audit).toMatchObject({ userId: adminUser.triggeredById, details: { kind: 'sigma', trigger: 'manual', status: 'succeeded', run_id: queued.body.run.id } });
+    expect(audit).toMatchObject({
+      userId: adminUser.triggeredById,
+      details: { kind: 'sigma', trigger: 'manual', status: 'succeeded', run_id: queued.body.run.id },
+    });
     expect(events.map((event) => event.payload)).toEqual([
       expect.objectContaining({ dataSourceId: sigma.id, kind: 'sigma', status: 'succeeded' }),
     ]);
@@ -180,7 +186,9 @@ describe('data sources', () => {
 
   it('a failing sync records the error on the source and its run, keeps the previous data, and rethrows', async () => {
     const before = await sourceOf('sigma');
-    expect((await app.api('PATCH', '/data-sources/sigma', { token: admin, body: { location: '/nonexistent/sigma-rules.zip' } })).status).toBe(200);
+    expect(
+      (await app.api('PATCH', '/data-sources/sigma', { token: admin, body: { location: '/nonexistent/sigma-rules.zip' } })).status,
+    ).toBe(200);
     expect((await app.api('POST', '/data-sources/sigma/sync', { token: admin })).status).toBe(202);
     const failed = await settled('sigma');
     expect(failed).toMatchObject({
@@ -242,7 +250,12 @@ describe('data sources', () => {
       { id: sigma.id },
       await app.tokenFor('red_lead'),
     );
-    expect(byId.data.dataSource).toEqual({ kind: 'sigma', status: 'succeeded', nextRunTime: sigma.next_run_time, lastRun: { status: 'succeeded' } });
+    expect(byId.data.dataSource).toEqual({
+      kind: 'sigma',
+      status: 'succeeded',
+      nextRunTime: sigma.next_run_time,
+      lastRun: { status: 'succeeded' },
+    });
     const unknown = await app.graphql('query { dataSource(id: "nope") { kind } }', {}, admin);
     expect(unknown.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
@@ -251,7 +264,9 @@ describe('data sources', () => {
 describe('data-source schedules (BullMQ)', () => {
   it('the scheduler status lists one entry per scheduled source next to the static jobs', async () => {
     const jobs = await schedulerJobs();
-    expect(jobs.map((job) => job.id)).toEqual(expect.arrayContaining(['purge-revoked-tokens', ...DATA_SOURCE_KINDS.map((kind) => `data-source:${kind}`)]));
+    expect(jobs.map((job) => job.id)).toEqual(
+      expect.arrayContaining(['purge-revoked-tokens', ...DATA_SOURCE_KINDS.map((kind) => `data-source:${kind}`)]),
+    );
     expect(jobs.find((job) => job.id === 'data-source:attack_enterprise')).toEqual({
       id: 'data-source:attack_enterprise',
       name: 'Sync ATT&CK Enterprise',
@@ -263,7 +278,9 @@ describe('data-source schedules (BullMQ)', () => {
     const changed = await app.api('PATCH', '/data-sources/atomic_red_team', { token: admin, body: { schedule: '15 6 * * 1' } });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ schedule: '15 6 * * 1', next_run_time: nextOccurrence('15 6 * * 1') });
-    expect((await schedulerJobs()).find((job) => job.id === 'data-source:atomic_red_team')?.next_run_time).toBe(nextOccurrence('15 6 * * 1'));
+    expect((await schedulerJobs()).find((job) => job.id === 'data-source:atomic_red_team')?.next_run_time).toBe(
+      nextOccurrence('15 6 * * 1'),
+    );
 
     const cleared = await app.api('PATCH', '/data-sources/atomic_red_team', { token: admin, body: { schedule: null } });
     expect(cleared.body).toMatchObject({ schedule: null, next_run_time: null });
@@ -273,7 +290,10 @@ describe('data-source schedules (BullMQ)', () => {
     expect(ids).not.toContain('data-source:atomic_red_team');
     expect(ids).not.toContain('data-source:csa_ccm');
 
-    const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { action: 'update_data_source' }, orderBy: { timestamp: 'desc' } });
+    const audit = await app.services.prisma.auditLog.findFirstOrThrow({
+      where: { action: 'update_data_source' },
+      orderBy: { timestamp: 'desc' },
+    });
     expect(audit.details).toMatchObject({ kind: 'csa_ccm', changes: { enabled: false } });
 
     const enabled = await app.api('PATCH', '/data-sources/csa_ccm', { token: admin, body: { enabled: true } });
@@ -282,10 +302,19 @@ describe('data-source schedules (BullMQ)', () => {
 
   it('at start, schedules left in Redis by an earlier configuration are dropped', async () => {
     const { services } = app;
-    await services.jobs.upsertSchedule('data-source:atomic_red_team', 'sync-data-source', { pattern: '0 1 * * *', tz: 'UTC' }, { kind: 'atomic_red_team' });
+    await services.jobs.upsertSchedule(
+      'data-source:atomic_red_team',
+      'sync-data-source',
+      { pattern: '0 1 * * *', tz: 'UTC' },
+      { kind: 'atomic_red_team' },
+    );
     expect((await schedulerJobs()).map((job) => job.id)).toContain('data-source:atomic_red_team');
     const definitions = new Map(jobDefinitions.map((definition) => [definition.name, definition]));
-    const another = new BullmqJobRunner(definitions, () => services, services.log, { connection: services.redis!, prefix: services.config.REDIS_PREFIX, process: false });
+    const another = new BullmqJobRunner(definitions, () => services, services.log, {
+      connection: services.redis!,
+      prefix: services.config.REDIS_PREFIX,
+      process: false,
+    });
     await another.start();
     await another.close();
     const ids = (await schedulerJobs()).map((job) => job.id);

@@ -39,7 +39,15 @@ const sample: SampleRule[] = walk(RULES_DIR).map((file) => {
     const match = /^attack\.(t\d{4}(\.\d{3})?)$/.exec(tag);
     if (match && !techniques.includes(match[1].toUpperCase())) techniques.push(match[1].toUpperCase());
   }
-  return { path: `rules/${relative(RULES_DIR, file)}`, id: doc.id, title: doc.title, level: doc.level, author: doc.author, techniques, raw };
+  return {
+    path: `rules/${relative(RULES_DIR, file)}`,
+    id: doc.id,
+    title: doc.title,
+    level: doc.level,
+    author: doc.author,
+    techniques,
+    raw,
+  };
 });
 const distinctTechniques = new Set(sample.flatMap((rule) => rule.techniques));
 const levels: Record<string, number> = {};
@@ -135,20 +143,34 @@ describe('Sigma import', () => {
     const [goneA, goneB, goneC, changed, ...kept] = sample;
     const raised = { ...changed, raw: changed.raw.replace(/^level: \w+$/m, 'level: informational') };
     const withoutId = sample[10].raw.replace(/^id: .*$/m, '').replace(/^title: .*$/m, 'title: Copy without id');
-    archives.set('/partial/sigma_all_rules.zip', zipOf([raised, ...kept], { 'rules/windows/no_id.yml': withoutId, 'rules/windows/broken.yml': 'title: [unclosed' }));
+    archives.set(
+      '/partial/sigma_all_rules.zip',
+      zipOf([raised, ...kept], { 'rules/windows/no_id.yml': withoutId, 'rules/windows/broken.yml': 'title: [unclosed' }),
+    );
     const partial = await importFrom(`${server.url}/partial/sigma_all_rules.zip`);
     expect(partial.changes.rules).toEqual({ new: 0, updated: 1, unchanged: 196, deactivated: 3, reactivated: 0, skipped: 2 });
-    expect(partial.changes.skipped_rules).toEqual({ without_id: ['rules/windows/no_id.yml'], invalid: ['rules/windows/broken.yml'], duplicate_id: [] });
+    expect(partial.changes.skipped_rules).toEqual({
+      without_id: ['rules/windows/no_id.yml'],
+      invalid: ['rules/windows/broken.yml'],
+      duplicate_id: [],
+    });
     expect([...(partial.changes.deactivated_rules.external_ids as string[])].sort()).toEqual([goneA.id, goneB.id, goneC.id].sort());
     expect(partial.counts.rules).toBe(197);
-    const deactivated = await app.services.prisma.detectionRule.findMany({ where: { source: 'sigma', isActive: false }, select: { externalId: true } });
+    const deactivated = await app.services.prisma.detectionRule.findMany({
+      where: { source: 'sigma', isActive: false },
+      select: { externalId: true },
+    });
     expect(deactivated.map((rule) => rule.externalId).sort()).toEqual([goneA.id, goneB.id, goneC.id].sort());
-    expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({ severity: 'informational' });
+    expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({
+      severity: 'informational',
+    });
 
     const restored = await importFrom(`${server.url}/all/sigma_all_rules.zip`);
     expect(restored.changes.rules).toMatchObject({ new: 0, updated: 4, reactivated: 3, deactivated: 0 });
     expect(restored.counts).toEqual({ rules: 200, techniques: 144 });
-    expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({ severity: changed.level });
+    expect(await app.services.prisma.detectionRule.findFirst({ where: { externalId: changed.id } })).toMatchObject({
+      severity: changed.level,
+    });
   });
 
   it('links rules at the release tag named by a release-asset URL', async () => {
@@ -193,7 +215,14 @@ describe('detection rules over REST and GraphQL', () => {
     const informational = await app.api('GET', '/detection-rules?severity=informational', { token: viewer });
     const expectedInformational = sample.find((rule) => rule.level === 'informational')!;
     expect(informational.body.items).toEqual([
-      expect.objectContaining({ external_id: expectedInformational.id, title: expectedInformational.title, author: expectedInformational.author, severity: 'informational', license: 'DRL-1.1', source: 'sigma' }),
+      expect.objectContaining({
+        external_id: expectedInformational.id,
+        title: expectedInformational.title,
+        author: expectedInformational.author,
+        severity: 'informational',
+        license: 'DRL-1.1',
+        source: 'sigma',
+      }),
     ]);
 
     const search = await app.api('GET', '/detection-rules?search=antivirus%20exploitation', { token: viewer });
@@ -204,20 +233,45 @@ describe('detection rules over REST and GraphQL', () => {
     const all = await app.graphql(critical, { ...filter, limit: 200 }, viewer);
     expect(all.data.detectionRules.total).toBe(levels.critical);
     const expectedCritical = sample.filter((rule) => rule.level === 'critical');
-    expect(all.data.detectionRules.items.map((rule: any) => rule.externalId).sort()).toEqual(expectedCritical.map((rule) => rule.id).sort());
-    expect(all.data.detectionRules.items.every((rule: any) => rule.severity === 'critical' && rule.author === byId.get(rule.externalId)!.author)).toBe(true);
+    expect(all.data.detectionRules.items.map((rule: any) => rule.externalId).sort()).toEqual(
+      expectedCritical.map((rule) => rule.id).sort(),
+    );
+    expect(
+      all.data.detectionRules.items.every((rule: any) => rule.severity === 'critical' && rule.author === byId.get(rule.externalId)!.author),
+    ).toBe(true);
     const firstThree = await app.graphql(critical, { ...filter, limit: 3 }, viewer);
-    expect(firstThree.data.detectionRules).toMatchObject({ total: levels.critical, limit: 3, items: all.data.detectionRules.items.slice(0, 3) });
+    expect(firstThree.data.detectionRules).toMatchObject({
+      total: levels.critical,
+      limit: 3,
+      items: all.data.detectionRules.items.slice(0, 3),
+    });
   });
 
   it('answers 400 for bad filters and page sizes and 404 or 400 for unknown or malformed ids', async () => {
     const viewer = await app.tokenFor('viewer');
-    expect(await app.api('GET', '/detection-rules?limit=201', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
-    expect(await app.api('GET', '/detection-rules?severity=severe', { token: viewer })).toMatchObject({ status: 400, body: { field: 'severity' } });
-    expect(await app.api('GET', '/detection-rules?ttp_technique_id=not%20an%20id', { token: viewer })).toMatchObject({ status: 400, body: { field: 'ttp_technique_id' } });
-    expect(await app.api('GET', `/detection-rules/${randomUUID()}`, { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('GET', '/detection-rules/42', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
-    expect(await app.api('PATCH', `/detection-rules/${randomUUID()}`, { token: blueLead, body: { title: 'x' } })).toMatchObject({ status: 404 });
+    expect(await app.api('GET', '/detection-rules?limit=201', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'limit' },
+    });
+    expect(await app.api('GET', '/detection-rules?severity=severe', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'severity' },
+    });
+    expect(await app.api('GET', '/detection-rules?ttp_technique_id=not%20an%20id', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'ttp_technique_id' },
+    });
+    expect(await app.api('GET', `/detection-rules/${randomUUID()}`, { token: viewer })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await app.api('GET', '/detection-rules/42', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await app.api('PATCH', `/detection-rules/${randomUUID()}`, { token: blueLead, body: { title: 'x' } })).toMatchObject({
+      status: 404,
+    });
     expect(await app.api('DELETE', `/detection-rules/${randomUUID()}`, { token: blueLead })).toMatchObject({ status: 404 });
   });
 
@@ -255,8 +309,18 @@ describe('detection rules over REST and GraphQL', () => {
     const read = await app.api('GET', `/detection-rules/${id}`, { token: await app.tokenFor('red_tech') });
     expect(read.body).toMatchObject({ id, author: 'Blue Team', references: ['https://example.org/encoded'] });
 
-    const updated = await app.api('PATCH', `/detection-rules/${id}`, { token: admin, body: { ttp_technique_id: 'T1027', severity: 'critical', is_active: false } });
-    expect(updated.body).toMatchObject({ ttp_technique_id: 'T1027', technique_ids: ['T1027', 'T1059.001'], severity: 'critical', is_active: false, source: 'custom', external_id: 'BT-001' });
+    const updated = await app.api('PATCH', `/detection-rules/${id}`, {
+      token: admin,
+      body: { ttp_technique_id: 'T1027', severity: 'critical', is_active: false },
+    });
+    expect(updated.body).toMatchObject({
+      ttp_technique_id: 'T1027',
+      technique_ids: ['T1027', 'T1059.001'],
+      severity: 'critical',
+      is_active: false,
+      source: 'custom',
+      external_id: 'BT-001',
+    });
 
     const graphql = await app.graphql(
       'mutation ($id: UUID!) { updateDetectionRule(id: $id, input: { techniqueIds: ["T1105"], isActive: true }) { ttpTechniqueId techniqueIds isActive } }',
@@ -270,22 +334,55 @@ describe('detection rules over REST and GraphQL', () => {
     expect((await app.api('GET', `/detection-rules/${id}`, { token: blueLead })).status).toBe(404);
 
     const audit = await app.services.prisma.auditLog.findMany({ where: { entityId: id }, orderBy: { timestamp: 'asc' } });
-    expect(audit.map((entry) => entry.action)).toEqual(['create_detection_rule', 'update_detection_rule', 'update_detection_rule', 'delete_detection_rule']);
+    expect(audit.map((entry) => entry.action)).toEqual([
+      'create_detection_rule',
+      'update_detection_rule',
+      'update_detection_rule',
+      'delete_detection_rule',
+    ]);
     expect(audit[3].details).toMatchObject({ title: 'Encoded PowerShell', source: 'custom', external_id: 'BT-001' });
   });
 
   it('validates rule bodies: title required, sigma reserved, technique ids, duplicates per source', async () => {
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { description: 'x' } })).toMatchObject({ status: 400, body: { field: 'title' } });
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', source: 'Sigma' } })).toMatchObject({ status: 400, body: { field: 'source' } });
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', technique_ids: ['T1059', 'no way'] } })).toMatchObject({ status: 400, body: { field: 'technique_ids.1' } });
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', severity: 'huge' } })).toMatchObject({ status: 400, body: { field: 'severity' } });
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', references: ['ftp://x'] } })).toMatchObject({ status: 400, body: { field: 'references.0' } });
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', colour: 'red' } })).toMatchObject({ status: 400, body: { field: 'colour' } });
-    const first = await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'Splunk one', source: 'splunk', external_id: 'S-1' } });
+    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { description: 'x' } })).toMatchObject({
+      status: 400,
+      body: { field: 'title' },
+    });
+    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', source: 'Sigma' } })).toMatchObject({
+      status: 400,
+      body: { field: 'source' },
+    });
+    expect(
+      await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', technique_ids: ['T1059', 'no way'] } }),
+    ).toMatchObject({ status: 400, body: { field: 'technique_ids.1' } });
+    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', severity: 'huge' } })).toMatchObject({
+      status: 400,
+      body: { field: 'severity' },
+    });
+    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', references: ['ftp://x'] } })).toMatchObject({
+      status: 400,
+      body: { field: 'references.0' },
+    });
+    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'x', colour: 'red' } })).toMatchObject({
+      status: 400,
+      body: { field: 'colour' },
+    });
+    const first = await app.api('POST', '/detection-rules', {
+      token: blueLead,
+      body: { title: 'Splunk one', source: 'splunk', external_id: 'S-1' },
+    });
     expect(first.status).toBe(201);
-    expect(await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'Splunk again', source: 'splunk', external_id: 'S-1' } })).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
-    expect(await app.api('PATCH', `/detection-rules/${first.body.id}`, { token: blueLead, body: { source: 'custom' } })).toMatchObject({ status: 400, body: { field: 'source' } });
-    expect(await app.api('PATCH', `/detection-rules/${first.body.id}`, { token: blueLead, body: { title: '  ' } })).toMatchObject({ status: 400, body: { field: 'title' } });
+    expect(
+      await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'Splunk again', source: 'splunk', external_id: 'S-1' } }),
+    ).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect(await app.api('PATCH', `/detection-rules/${first.body.id}`, { token: blueLead, body: { source: 'custom' } })).toMatchObject({
+      status: 400,
+      body: { field: 'source' },
+    });
+    expect(await app.api('PATCH', `/detection-rules/${first.body.id}`, { token: blueLead, body: { title: '  ' } })).toMatchObject({
+      status: 400,
+      body: { field: 'title' },
+    });
   });
 
   it('only blue leads and admins change rules', async () => {
@@ -297,12 +394,26 @@ describe('detection rules over REST and GraphQL', () => {
   });
 
   it('an edited imported rule keeps its source and id; the next import restores the upstream fields', async () => {
-    const rule = await app.services.prisma.detectionRule.findFirstOrThrow({ where: { externalId: '238527ad-3c2c-4e4f-a1f6-92fd63adb864' } });
-    const edited = await app.api('PATCH', `/detection-rules/${rule.id}`, { token: blueLead, body: { severity: 'low', title: 'Tuned AV alert' } });
-    expect(edited.body).toMatchObject({ severity: 'low', title: 'Tuned AV alert', source: 'sigma', external_id: '238527ad-3c2c-4e4f-a1f6-92fd63adb864', author: rule.author });
+    const rule = await app.services.prisma.detectionRule.findFirstOrThrow({
+      where: { externalId: '238527ad-3c2c-4e4f-a1f6-92fd63adb864' },
+    });
+    const edited = await app.api('PATCH', `/detection-rules/${rule.id}`, {
+      token: blueLead,
+      body: { severity: 'low', title: 'Tuned AV alert' },
+    });
+    expect(edited.body).toMatchObject({
+      severity: 'low',
+      title: 'Tuned AV alert',
+      source: 'sigma',
+      external_id: '238527ad-3c2c-4e4f-a1f6-92fd63adb864',
+      author: rule.author,
+    });
     const report = await importFrom(`${server.url}/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip`);
     expect(report.changes.rules).toMatchObject({ new: 0, updated: 1, unchanged: 199 });
-    expect((await app.api('GET', `/detection-rules/${rule.id}`, { token: blueLead })).body).toMatchObject({ severity: 'critical', title: 'Antivirus Exploitation Framework Detection' });
+    expect((await app.api('GET', `/detection-rules/${rule.id}`, { token: blueLead })).body).toMatchObject({
+      severity: 'critical',
+      title: 'Antivirus Exploitation Framework Detection',
+    });
   });
 
   it('a technique lists the active rules naming it, batched for lists of techniques', async () => {
@@ -336,7 +447,9 @@ describe('evaluating rules on tests', () => {
 
   async function createTest(state: TestState) {
     const id = randomUUID();
-    await app.services.prisma.test.create({ data: { id, lineageId: id, name: `Test in ${state}`, techniqueId, createdById: creatorId, state } });
+    await app.services.prisma.test.create({
+      data: { id, lineageId: id, name: `Test in ${state}`, techniqueId, createdById: creatorId, state },
+    });
     return id;
   }
 
@@ -352,7 +465,10 @@ describe('evaluating rules on tests', () => {
     const stop = app.services.bus.on('test.changed', (event) => void events.push(event.payload));
     const blueTech = await app.createUser({ role: 'blue_tech' });
     const token = await app.login(blueTech.username);
-    const response = await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: true, notes: 'Alert in the SIEM at 10:02' } });
+    const response = await app.api('POST', '/detection-rules/evaluate', {
+      token,
+      body: { test_id: testId, rule_id: sigmaRuleId, triggered: true, notes: 'Alert in the SIEM at 10:02' },
+    });
     stop();
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -374,18 +490,31 @@ describe('evaluating rules on tests', () => {
         kind: 'detection_evaluated',
         actorId: blueTech.id,
         actorName: blueTech.username,
-        details: expect.objectContaining({ rule_id: sigmaRuleId, rule_title: sigmaRule().title, rule_author: sigmaRule().author, rule_external_id: sigmaRule().id, triggered: true }),
+        details: expect.objectContaining({
+          rule_id: sigmaRuleId,
+          rule_title: sigmaRule().title,
+          rule_author: sigmaRule().author,
+          rule_external_id: sigmaRule().id,
+          triggered: true,
+        }),
       }),
     ]);
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'evaluate_detection_rule', entityId: testId } });
-    expect(audit).toMatchObject({ userId: blueTech.id, entityType: 'test', details: { rule_external_id: sigmaRule().id, rule_author: sigmaRule().author, triggered: true, evaluation_id: response.body.id } });
+    expect(audit).toMatchObject({
+      userId: blueTech.id,
+      entityType: 'test',
+      details: { rule_external_id: sigmaRule().id, rule_author: sigmaRule().author, triggered: true, evaluation_id: response.body.id },
+    });
     expect(events).toEqual([{ testId, campaignId: null, change: 'detection_evaluated' }]);
   });
 
   it('the test shows its evaluations newest first, with rule attribution (GraphQL)', async () => {
     const testId = await createTest('in_review');
     const custom = await app.api('POST', '/detection-rules', { token: blueLead, body: { title: 'Custom EDR rule', author: 'SOC team' } });
-    await app.api('POST', '/detection-rules/evaluate', { token: blueLead, body: { test_id: testId, rule_id: sigmaRuleId, triggered: false } });
+    await app.api('POST', '/detection-rules/evaluate', {
+      token: blueLead,
+      body: { test_id: testId, rule_id: sigmaRuleId, triggered: false },
+    });
     const second = await app.graphql(
       `mutation ($input: EvaluateDetectionRuleInput!) {
         evaluateDetectionRule(input: $input) {
@@ -399,8 +528,22 @@ describe('evaluating rules on tests', () => {
     expect(second.errors).toBeUndefined();
     const evaluations = second.data.evaluateDetectionRule.test.detectionEvaluations;
     expect(evaluations).toHaveLength(2);
-    expect(evaluations[0]).toMatchObject({ ruleId: custom.body.id, ruleTitle: 'Custom EDR rule', ruleAuthor: 'SOC team', ruleExternalId: null, triggered: true, notes: 'EDR blocked it' });
-    expect(evaluations[1]).toMatchObject({ ruleId: sigmaRuleId, ruleTitle: sigmaRule().title, ruleAuthor: sigmaRule().author, ruleExternalId: sigmaRule().id, triggered: false, notes: null });
+    expect(evaluations[0]).toMatchObject({
+      ruleId: custom.body.id,
+      ruleTitle: 'Custom EDR rule',
+      ruleAuthor: 'SOC team',
+      ruleExternalId: null,
+      triggered: true,
+      notes: 'EDR blocked it',
+    });
+    expect(evaluations[1]).toMatchObject({
+      ruleId: sigmaRuleId,
+      ruleTitle: sigmaRule().title,
+      ruleAuthor: sigmaRule().author,
+      ruleExternalId: sigmaRule().id,
+      triggered: false,
+      notes: null,
+    });
     expect(Date.parse(evaluations[0].evaluatedAt)).toBeGreaterThanOrEqual(Date.parse(evaluations[1].evaluatedAt));
 
     // Deleting the rule keeps what the evaluation says about it.
@@ -413,7 +556,10 @@ describe('evaluating rules on tests', () => {
     const testId = await createTest('validated');
     const body = { test_id: testId, rule_id: sigmaRuleId, triggered: true };
     for (const role of ['red_lead', 'red_tech', 'viewer'] as const) {
-      expect(await app.api('POST', '/detection-rules/evaluate', { token: await app.tokenFor(role), body })).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(await app.api('POST', '/detection-rules/evaluate', { token: await app.tokenFor(role), body })).toMatchObject({
+        status: 403,
+        body: { code: 'FORBIDDEN' },
+      });
     }
     for (const role of ['blue_lead', 'blue_tech', 'admin'] as const) {
       expect((await app.api('POST', '/detection-rules/evaluate', { token: await app.tokenFor(role), body })).status).toBe(201);
@@ -425,14 +571,24 @@ describe('evaluating rules on tests', () => {
     const token = await app.tokenFor('blue_tech');
     for (const state of ['blue_evaluating', 'in_review', 'validated', 'rejected'] as const) {
       const testId = await createTest(state);
-      expect((await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: false } })).status).toBe(201);
+      expect(
+        (await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: false } }))
+          .status,
+      ).toBe(201);
     }
     for (const state of ['draft', 'red_executing'] as const) {
       const testId = await createTest(state);
-      const refused = await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: false } });
+      const refused = await app.api('POST', '/detection-rules/evaluate', {
+        token,
+        body: { test_id: testId, rule_id: sigmaRuleId, triggered: false },
+      });
       expect(refused).toMatchObject({
         status: 400,
-        body: { code: 'TEST_NOT_EVALUABLE', current_state: state, allowed_states: ['blue_evaluating', 'in_review', 'validated', 'rejected'] },
+        body: {
+          code: 'TEST_NOT_EVALUABLE',
+          current_state: state,
+          allowed_states: ['blue_evaluating', 'in_review', 'validated', 'rejected'],
+        },
       });
       expect(await app.services.prisma.testEvent.count({ where: { testId } })).toBe(0);
     }
@@ -441,11 +597,22 @@ describe('evaluating rules on tests', () => {
   it('answers 404 for unknown tests or rules and 400 for malformed bodies', async () => {
     const token = await app.tokenFor('blue_tech');
     const testId = await createTest('blue_evaluating');
-    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: randomUUID(), rule_id: sigmaRuleId, triggered: true } })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: randomUUID(), triggered: true } })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId } })).toMatchObject({ status: 400, body: { field: 'triggered' } });
-    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: 'abc', rule_id: sigmaRuleId, triggered: true } })).toMatchObject({ status: 400, body: { field: 'test_id' } });
-    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: 'yes' } })).toMatchObject({ status: 400, body: { field: 'triggered' } });
+    expect(
+      await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: randomUUID(), rule_id: sigmaRuleId, triggered: true } }),
+    ).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(
+      await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: randomUUID(), triggered: true } }),
+    ).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId } })).toMatchObject({
+      status: 400,
+      body: { field: 'triggered' },
+    });
+    expect(
+      await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: 'abc', rule_id: sigmaRuleId, triggered: true } }),
+    ).toMatchObject({ status: 400, body: { field: 'test_id' } });
+    expect(
+      await app.api('POST', '/detection-rules/evaluate', { token, body: { test_id: testId, rule_id: sigmaRuleId, triggered: 'yes' } }),
+    ).toMatchObject({ status: 400, body: { field: 'triggered' } });
     expect(await app.services.prisma.detectionEvaluation.count({ where: { testId } })).toBe(0);
   });
 });

@@ -89,7 +89,11 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
     expect(changed.status).toBe(200);
     const token = ((await changed.json()) as { access_token: string }).access_token;
 
-    const created = await post('/api/v1/techniques', { ttp_id: 'T1059', name: 'Command and Scripting Interpreter', tactic: 'Execution' }, token);
+    const created = await post(
+      '/api/v1/techniques',
+      { ttp_id: 'T1059', name: 'Command and Scripting Interpreter', tactic: 'Execution' },
+      token,
+    );
     expect(created.status).toBe(201);
 
     const read = await post('/graphql', { query: '{ technique(ttpId: "T1059") { name } me { username role } }' }, token);

@@ -69,13 +69,15 @@ describe('embedded database after a SIGKILL', () => {
     const second = await start(dataDir);
     phase('restart after SIGKILL');
     const admin = await second.login();
-    const listed = await fetch(`${second.base}/api/v1/techniques?limit=500&search=Recovery`, { headers: { authorization: `Bearer ${admin}` } });
+    const listed = await fetch(`${second.base}/api/v1/techniques?limit=500&search=Recovery`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(listed.status).toBe(200);
     const body = (await listed.json()) as { items?: { ttp_id: string }[] } | { ttp_id: string }[];
     const items = Array.isArray(body) ? body : (body.items ?? []);
     const stored = new Set(items.map((technique) => technique.ttp_id));
     expect(committed.filter((ttpId) => !stored.has(ttpId))).toEqual([]);
-    expect(existsSync(lock.socketDir), 'the killed process\'s socket directory is removed at restart').toBe(false);
+    expect(existsSync(lock.socketDir), "the killed process's socket directory is removed at restart").toBe(false);
 
     second.child.kill('SIGTERM');
     expect((await second.exited)[0], second.output()).toBe(0);

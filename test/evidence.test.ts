@@ -51,7 +51,9 @@ class Fixture {
   constructor(readonly app: TestApp) {}
 
   async setUp() {
-    const technique = await this.app.services.prisma.technique.create({ data: { ttpId: `T${randomBytes(3).toString('hex')}`, name: 'Evidence technique' } });
+    const technique = await this.app.services.prisma.technique.create({
+      data: { ttpId: `T${randomBytes(3).toString('hex')}`, name: 'Evidence technique' },
+    });
     this.techniqueId = technique.id;
     for (const role of ['admin', 'red_lead', 'red_tech', 'blue_lead', 'blue_tech', 'viewer'] as Role[]) {
       const user = await this.app.createUser({ role });
@@ -70,7 +72,9 @@ class Fixture {
 
   async createTest(state: TestState): Promise<string> {
     const id = randomUUID();
-    await this.app.services.prisma.test.create({ data: { id, lineageId: id, techniqueId: this.techniqueId, name: `Test in ${state}`, state, createdById: this.creatorId } });
+    await this.app.services.prisma.test.create({
+      data: { id, lineageId: id, techniqueId: this.techniqueId, name: `Test in ${state}`, state, createdById: this.creatorId },
+    });
     return id;
   }
 
@@ -85,14 +89,19 @@ class Fixture {
   }
 
   async download(path: string, token?: string) {
-    const response = await fetch(path.startsWith('http') ? path : `${this.app.url}/api/v1${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const response = await fetch(path.startsWith('http') ? path : `${this.app.url}/api/v1${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return response;
   }
 }
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1)).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+    .sort();
 }
 
 /** Waits (at most 5 s) for a condition the service reaches on its own, such as cleaning up after an abort. */
@@ -124,7 +133,10 @@ describe('evidence on disk', () => {
   it('a red technician uploads during red_executing; hash, metadata, signed link and download give back the same bytes', async () => {
     const testId = await f.createTest('red_executing');
     const bytes = randomBytes(200_000);
-    const uploaded = await f.upload(testId, f.token('red_tech'), [{ name: 'team', value: 'red' }, filePart(bytes, 'beacon.pcap', 'application/vnd.tcpdump.pcap')]);
+    const uploaded = await f.upload(testId, f.token('red_tech'), [
+      { name: 'team', value: 'red' },
+      filePart(bytes, 'beacon.pcap', 'application/vnd.tcpdump.pcap'),
+    ]);
     expect(uploaded.status).toBe(201);
     expect(uploaded.body).toMatchObject({
       test_id: testId,
@@ -137,7 +149,9 @@ describe('evidence on disk', () => {
     });
     expect(Date.now() - new Date(uploaded.body.uploaded_at).getTime()).toBeLessThan(60_000);
     const id = uploaded.body.id as string;
-    expect(uploaded.body.download_url).toMatch(new RegExp(`^${PUBLIC_URL}/api/v1/evidence/${id}/file\\?expires=\\d+&signature=[\\w-]{43}$`));
+    expect(uploaded.body.download_url).toMatch(
+      new RegExp(`^${PUBLIC_URL}/api/v1/evidence/${id}/file\\?expires=\\d+&signature=[\\w-]{43}$`),
+    );
     const expiresIn = new Date(uploaded.body.download_url_expires_at).getTime() - Date.now();
     expect(expiresIn).toBeGreaterThan(9 * 60_000);
     expect(expiresIn).toBeLessThanOrEqual(10 * 60_000 + 1000);
@@ -160,16 +174,29 @@ describe('evidence on disk', () => {
 
     const listed = await app.api('GET', `/tests/${testId}/evidence`, { token: f.token('viewer') });
     expect(listed.body.map((item: any) => [item.id, item.sha256_hash])).toEqual([[id, sha256(bytes)]]);
-    const graph = await app.graphql('query ($id: UUID!) { evidence(id: $id) { team sizeBytes test { id evidences { id fileName } } } }', { id }, f.token('blue_tech'));
-    expect(graph.data).toEqual({ evidence: { team: 'red', sizeBytes: 200_000, test: { id: testId, evidences: [{ id, fileName: 'beacon.pcap' }] } } });
+    const graph = await app.graphql(
+      'query ($id: UUID!) { evidence(id: $id) { team sizeBytes test { id evidences { id fileName } } } }',
+      { id },
+      f.token('blue_tech'),
+    );
+    expect(graph.data).toEqual({
+      evidence: { team: 'red', sizeBytes: 200_000, test: { id: testId, evidences: [{ id, fileName: 'beacon.pcap' }] } },
+    });
 
     const row = await app.services.prisma.evidence.findUniqueOrThrow({ where: { id } });
     expect(row.storageKey).toMatch(new RegExp(`^tests/${testId}/[0-9a-f-]{36}$`));
     expect(await filesUnder(evidenceDir)).toContain(row.storageKey);
     const event = await app.services.prisma.testEvent.findFirst({ where: { testId, kind: 'evidence_added' } });
-    expect(event).toMatchObject({ actorId: f.user('red_tech').id, details: { evidence_id: id, team: 'red', sha256_hash: sha256(bytes), size_bytes: 200_000 } });
+    expect(event).toMatchObject({
+      actorId: f.user('red_tech').id,
+      details: { evidence_id: id, team: 'red', sha256_hash: sha256(bytes), size_bytes: 200_000 },
+    });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'upload_evidence', entityId: id } });
-    expect(audit).toMatchObject({ entityType: 'evidence', userId: f.user('red_tech').id, details: { test_id: testId, file_name: 'beacon.pcap' } });
+    expect(audit).toMatchObject({
+      entityType: 'evidence',
+      userId: f.user('red_tech').id,
+      details: { test_id: testId, file_name: 'beacon.pcap' },
+    });
   });
 
   it('team comes from the query or a form field before the file; both must agree and one is required', async () => {
@@ -188,9 +215,11 @@ describe('evidence on disk', () => {
 
   it('each team uploads only its own evidence: red RL, RT, A; blue BL, BT, A', async () => {
     const testId = await f.createTest('in_review');
-    const outcome = async (role: Role, team: string) => (await f.upload(testId, f.token(role), [filePart(Buffer.from(`${role} ${team}`))], `?team=${team}`)).status;
+    const outcome = async (role: Role, team: string) =>
+      (await f.upload(testId, f.token(role), [filePart(Buffer.from(`${role} ${team}`))], `?team=${team}`)).status;
     const table: Record<string, [number, number]> = {};
-    for (const role of ['admin', 'red_lead', 'red_tech', 'blue_lead', 'blue_tech', 'viewer'] as Role[]) table[role] = [await outcome(role, 'red'), await outcome(role, 'blue')];
+    for (const role of ['admin', 'red_lead', 'red_tech', 'blue_lead', 'blue_tech', 'viewer'] as Role[])
+      table[role] = [await outcome(role, 'red'), await outcome(role, 'blue')];
     expect(table).toEqual({
       admin: [201, 201],
       red_lead: [201, 403],
@@ -263,7 +292,10 @@ describe('evidence on disk', () => {
     const noFile = await f.upload(testId, f.token('red_tech'), [{ name: 'team', value: 'red' }]);
     expect(noFile).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'file' } });
     const json = await app.api('POST', `/tests/${testId}/evidence?team=red`, { token: f.token('red_tech'), body: { file: 'x' } });
-    expect(json).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be multipart/form-data' } });
+    expect(json).toMatchObject({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'The request body must be multipart/form-data' },
+    });
     const twoFiles = await f.upload(testId, f.token('red_tech'), [filePart(Buffer.from('1')), filePart(Buffer.from('2'))], '?team=red');
     expect(twoFiles).toMatchObject({ status: 400, body: { field: 'file' } });
     const { body: whole, contentType } = multipart([filePart(randomBytes(50_000))]);
@@ -281,7 +313,12 @@ describe('evidence on disk', () => {
   it('file names are reduced to a safe base name and never reach the storage key', async () => {
     const testId = await f.createTest('red_executing');
     const name = async (part: Part) => {
-      const response = await f.upload(testId, f.token('red_tech'), [{ ...part, name: 'file', data: Buffer.from('x'), type: part.type ?? 'text/plain' }], '?team=red');
+      const response = await f.upload(
+        testId,
+        f.token('red_tech'),
+        [{ ...part, name: 'file', data: Buffer.from('x'), type: part.type ?? 'text/plain' }],
+        '?team=red',
+      );
       expect(response.status).toBe(201);
       return response.body.file_name as string;
     };
@@ -302,7 +339,9 @@ describe('evidence on disk', () => {
     for (const row of rows) expect(row.storageKey).toMatch(new RegExp(`^tests/${testId}/[0-9a-f-]{36}$`));
     const unicode = rows.find((row) => row.fileName.startsWith('rapport'))!;
     const download = await f.download(`/evidence/${unicode.id}/download`, f.token('viewer'));
-    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="rapport d_incident _.txt"; filename*=UTF-8''rapport%20d%E2%80%99incident%20%C3%A9.txt`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="rapport d_incident _.txt"; filename*=UTF-8''rapport%20d%E2%80%99incident%20%C3%A9.txt`,
+    );
   });
 
   it('signed links refuse tampering and expiry with 403 and malformed parameters with 400', async () => {
@@ -372,23 +411,36 @@ describe('evidence on disk', () => {
     expect((await app.api('DELETE', `/evidence/${red.body.id}`, { token: f.token('admin') })).status).toBe(404);
     expect((await app.api('GET', `/evidence/${red.body.id}`, { token: f.token('admin') })).status).toBe(404);
 
-    const byLead = await app.graphql('mutation ($id: UUID!) { deleteEvidence(id: $id) { id team } }', { id: blue.body.id }, f.token('red_lead'));
+    const byLead = await app.graphql(
+      'mutation ($id: UUID!) { deleteEvidence(id: $id) { id team } }',
+      { id: blue.body.id },
+      f.token('red_lead'),
+    );
     expect(byLead.data).toEqual({ deleteEvidence: { id: blue.body.id, team: 'blue' } });
-    const kinds = await app.services.prisma.testEvent.findMany({ where: { testId }, orderBy: { at: 'asc' }, select: { kind: true, actorId: true } });
+    const kinds = await app.services.prisma.testEvent.findMany({
+      where: { testId },
+      orderBy: { at: 'asc' },
+      select: { kind: true, actorId: true },
+    });
     expect(kinds).toEqual([
       { kind: 'evidence_added', actorId: f.user('red_tech').id },
       { kind: 'evidence_added', actorId: f.user('blue_tech').id },
       { kind: 'evidence_deleted', actorId: f.user('red_tech').id },
       { kind: 'evidence_deleted', actorId: f.user('red_lead').id },
     ]);
-    expect(await app.services.prisma.auditLog.count({ where: { action: 'delete_evidence', details: { path: ['test_id'], equals: testId } } })).toBe(2);
+    expect(
+      await app.services.prisma.auditLog.count({ where: { action: 'delete_evidence', details: { path: ['test_id'], equals: testId } } }),
+    ).toBe(2);
   });
 
   it('a validated test keeps its evidence: only an admin may delete it', async () => {
     const testId = await f.createTest('in_review');
     const { body } = await f.upload(testId, f.token('red_lead'), [filePart(Buffer.from('final'))], '?team=red');
     await app.services.prisma.test.update({ where: { id: testId }, data: { state: 'validated' } });
-    expect(await app.api('DELETE', `/evidence/${body.id}`, { token: f.token('red_lead') })).toMatchObject({ status: 409, body: { code: 'INVALID_STATE' } });
+    expect(await app.api('DELETE', `/evidence/${body.id}`, { token: f.token('red_lead') })).toMatchObject({
+      status: 409,
+      body: { code: 'INVALID_STATE' },
+    });
     expect((await app.api('DELETE', `/evidence/${body.id}`, { token: f.token('admin') })).status).toBe(200);
   });
 
@@ -413,7 +465,15 @@ describe('evidence in S3-compatible object storage', () => {
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
     const { port } = await s3.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    client = new Client({ endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1', pathStyle: true });
+    client = new Client({
+      endPoint: '127.0.0.1',
+      port,
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      region: 'us-east-1',
+      pathStyle: true,
+    });
     app = await startTestApp({
       S3_ENDPOINT: endpoint,
       S3_ACCESS_KEY: 'S3RVER',
@@ -439,8 +499,14 @@ describe('evidence in S3-compatible object storage', () => {
   it('round trip: upload in parts, presigned link, streamed download, delete removes the object', async () => {
     const testId = await f.createTest('blue_evaluating');
     const bytes = randomBytes(9 * MB);
-    const uploaded = await f.upload(testId, f.token('blue_tech'), [{ name: 'team', value: 'blue' }, filePart(bytes, 'siem-export.json', 'application/json')]);
-    expect(uploaded).toMatchObject({ status: 201, body: { team: 'blue', size_bytes: 9 * MB, sha256_hash: sha256(bytes), content_type: 'application/json' } });
+    const uploaded = await f.upload(testId, f.token('blue_tech'), [
+      { name: 'team', value: 'blue' },
+      filePart(bytes, 'siem-export.json', 'application/json'),
+    ]);
+    expect(uploaded).toMatchObject({
+      status: 201,
+      body: { team: 'blue', size_bytes: 9 * MB, sha256_hash: sha256(bytes), content_type: 'application/json' },
+    });
     const row = await app.services.prisma.evidence.findUniqueOrThrow({ where: { id: uploaded.body.id } });
     expect((await client.statObject(BUCKET, row.storageKey)).size).toBe(9 * MB);
 

@@ -26,7 +26,9 @@ export default async function setup() {
 }
 
 async function dropAbandonedTemplates(client: pg.Client): Promise<void> {
-  const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEMPLATE_PREFIX}%`]);
+  const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+    `${TEMPLATE_PREFIX}%`,
+  ]);
   for (const { datname } of rows) {
     const createdAt = parseInt(datname.slice(TEMPLATE_PREFIX.length).split('_')[0], 36);
     if (Number.isFinite(createdAt) && Date.now() - createdAt > ABANDONED_AFTER_MS) {

@@ -193,7 +193,10 @@ describe('ordinary operations still work', () => {
 
 describe('REST documents', () => {
   const documents = routes.flatMap((route) =>
-    (isCustom(route) ? (route.documents ?? []) : [route.document]).map((document) => ({ label: `${route.method} ${route.path}`, document })),
+    (isCustom(route) ? (route.documents ?? []) : [route.document]).map((document) => ({
+      label: `${route.method} ${route.path}`,
+      document,
+    })),
   );
 
   it('every document of the route table is within the default limits for any variables', () => {
@@ -207,14 +210,21 @@ describe('REST documents', () => {
 
   it('a route document that could exceed the limits stops the start-up', () => {
     const source = 'query ($id: UUID!) { campaign(id: $id) { tests { technique { tests { technique { tests { id } } } } } } }';
-    expect(() => prepareOperation(schema, source, 'GET /example', limits)).toThrow(/GET \/example: the document exceeds the GraphQL limits: its worst-case cost \d+ exceeds/);
+    expect(() => prepareOperation(schema, source, 'GET /example', limits)).toThrow(
+      /GET \/example: the document exceeds the GraphQL limits: its worst-case cost \d+ exceeds/,
+    );
   });
 });
 
 describe('WebSocket', () => {
   let capped: TestApp;
   beforeAll(async () => {
-    capped = await startTestApp({ TRUST_PROXY: 'loopback', WS_MAX_CONNECTIONS: '3', WS_MAX_CONNECTIONS_PER_CLIENT: '2', WS_CONNECTION_INIT_TIMEOUT: '300ms' });
+    capped = await startTestApp({
+      TRUST_PROXY: 'loopback',
+      WS_MAX_CONNECTIONS: '3',
+      WS_MAX_CONNECTIONS_PER_CLIENT: '2',
+      WS_CONNECTION_INIT_TIMEOUT: '300ms',
+    });
   });
   afterAll(() => capped.close());
 
@@ -276,10 +286,22 @@ describe('WebSocket', () => {
   });
 
   it('a subscription beyond the limits is refused with the same codes before it starts', async () => {
-    const client = createClient({ url: wsUrl(app), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${viewer}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: wsUrl(app),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${viewer}` },
+      retryAttempts: 0,
+    });
     const refusal = (query: string) =>
       new Promise<any[]>((resolve, reject) => {
-        client.subscribe({ query }, { next: () => reject(new Error('unexpected result')), error: (errors) => resolve(errors as any[]), complete: () => reject(new Error('completed')) });
+        client.subscribe(
+          { query },
+          {
+            next: () => reject(new Error('unexpected result')),
+            error: (errors) => resolve(errors as any[]),
+            complete: () => reject(new Error('completed')),
+          },
+        );
       });
     const costly = await refusal(`subscription { testStateChanged { test { technique { ${testsOfTests(3)} } } } }`);
     expect(costly[0].extensions.code).toBe('QUERY_TOO_COMPLEX');

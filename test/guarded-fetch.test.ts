@@ -109,7 +109,10 @@ describe('guarded fetch', () => {
   });
 
   it('says why: the address, the scheme or the resolution', async () => {
-    await expect(guarded('http://2130706433/')).rejects.toMatchObject({ code: 'DESTINATION_NOT_ALLOWED', message: '127.0.0.1 is not a public address' });
+    await expect(guarded('http://2130706433/')).rejects.toMatchObject({
+      code: 'DESTINATION_NOT_ALLOWED',
+      message: '127.0.0.1 is not a public address',
+    });
     await expect(guarded('ftp://ftp.example/')).rejects.toThrow('only http and https URLs may be fetched');
     await expect(guarded('http://intranet.example/')).rejects.toThrow('intranet.example resolves to no public address');
   });
@@ -141,7 +144,9 @@ describe('guarded fetch', () => {
 
   it('refuses a malformed allow-list entry at start-up', () => {
     expect(() => parseAllowList('mirror.internal, 10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a valid CIDR');
-    expect(() => loadConfig({ SOURCE_ALLOWED_HOSTS: 'mirror_internal' })).toThrow('SOURCE_ALLOWED_HOSTS: "mirror_internal" is neither a host name');
+    expect(() => loadConfig({ SOURCE_ALLOWED_HOSTS: 'mirror_internal' })).toThrow(
+      'SOURCE_ALLOWED_HOSTS: "mirror_internal" is neither a host name',
+    );
     expect(loadConfig({}).SOURCE_ALLOWED_HOSTS).toBe('');
   });
 });

@@ -138,7 +138,9 @@ describe('GET /heatmap', () => {
     const response = await app.api('GET', '/heatmap?platform=windows', { token: viewer });
     expect(response.body.platform).toBe('windows');
     expect(response.body.technique_count).toBe(5);
-    const columns = Object.fromEntries(response.body.tactics.map((tactic: any) => [tactic.short_name, tactic.techniques.map((t: any) => t.ttp_id)]));
+    const columns = Object.fromEntries(
+      response.body.tactics.map((tactic: any) => [tactic.short_name, tactic.techniques.map((t: any) => t.ttp_id)]),
+    );
     expect(columns).toEqual({ 'initial-access': [], execution: ['T1059'], persistence: ['T1547'], 'defense-evasion': ['T1547'] });
     const graphql = await app.graphql(
       '{ heatmap(platform: "WINDOWS") { techniqueCount tactics { shortName techniques { ttpId subTechniques { ttpId score } } } } }',
@@ -148,15 +150,29 @@ describe('GET /heatmap', () => {
     expect(graphql.data.heatmap.techniqueCount).toBe(5);
     expect(graphql.data.heatmap.tactics[1]).toEqual({
       shortName: 'execution',
-      techniques: [{ ttpId: 'T1059', subTechniques: [{ ttpId: 'T1059.001', score: 25 }, { ttpId: 'T1059.003', score: 0 }] }],
+      techniques: [
+        {
+          ttpId: 'T1059',
+          subTechniques: [
+            { ttpId: 'T1059.001', score: 25 },
+            { ttpId: 'T1059.003', score: 0 },
+          ],
+        },
+      ],
     });
   });
 
   it('refuses unknown formats and snapshot options without format=navigator', async () => {
     expect(await app.api('GET', '/heatmap?format=xml', { token: viewer })).toMatchObject({ status: 400, body: { field: 'format' } });
     expect(await app.api('GET', '/heatmap?snapshot=abc', { token: viewer })).toMatchObject({ status: 400, body: { field: 'snapshot' } });
-    expect(await app.api('GET', '/heatmap?format=navigator&compare=abc', { token: viewer })).toMatchObject({ status: 400, body: { field: 'compare' } });
-    expect(await app.api('GET', '/heatmap?format=navigator&snapshot=a&compare=a,b', { token: viewer })).toMatchObject({ status: 400, body: { field: 'compare' } });
+    expect(await app.api('GET', '/heatmap?format=navigator&compare=abc', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'compare' },
+    });
+    expect(await app.api('GET', '/heatmap?format=navigator&snapshot=a&compare=a,b', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'compare' },
+    });
     expect((await app.api('GET', '/heatmap')).status).toBe(401);
   });
 });
@@ -170,7 +186,11 @@ describe('ATT&CK Navigator layers', () => {
     expect(response.status).toBe(200);
     const layer = valid(response.body);
     // The catalog's newest object (2 May 2025) came with ATT&CK 17.1.
-    expect(layer).toMatchObject({ name: 'Violet coverage', domain: 'enterprise-attack', versions: { attack: '17', navigator: '5.2.0', layer: '4.5' } });
+    expect(layer).toMatchObject({
+      name: 'Violet coverage',
+      domain: 'enterprise-attack',
+      versions: { attack: '17', navigator: '5.2.0', layer: '4.5' },
+    });
     expect(layer.filters).toBeUndefined();
     // 7 ATT&CK techniques, T1547 and T1547.001 twice (two tactics); custom ones left out.
     expect(layer.techniques.map((t: any) => `${t.techniqueID}@${t.tactic}`)).toEqual([
@@ -245,7 +265,12 @@ describe('ATT&CK Navigator layers', () => {
   }
 
   it("a snapshot's layer shows the states it recorded", async () => {
-    const before = await snapshot('Q1', { T1059: ['partial', 25], T1547: ['not_covered', 0], 'CUSTOM-1': ['validated', 50], T1027: ['not_evaluated', null] });
+    const before = await snapshot('Q1', {
+      T1059: ['partial', 25],
+      T1547: ['not_covered', 0],
+      'CUSTOM-1': ['validated', 50],
+      T1027: ['not_evaluated', null],
+    });
     const response = await app.api('GET', `/heatmap?format=navigator&snapshot=${before.id}`, { token: viewer });
     expect(response.status).toBe(200);
     const layer = valid(response.body);
@@ -264,7 +289,12 @@ describe('ATT&CK Navigator layers', () => {
 
   it('the difference layer shows the techniques whose state changed, coloured by direction, scored by the change', async () => {
     const before = await snapshot('before', { T1059: ['partial', 25], T1547: ['validated', 50], T1027: ['not_evaluated', 0] });
-    const after = await snapshot('after', { T1059: ['validated', 50], T1547: ['not_covered', 0], T1027: ['not_evaluated', 0], 'T1059.001': ['in_progress', 12.5] });
+    const after = await snapshot('after', {
+      T1059: ['validated', 50],
+      T1547: ['not_covered', 0],
+      T1027: ['not_evaluated', 0],
+      'T1059.001': ['in_progress', 12.5],
+    });
     const response = await app.api('GET', `/heatmap?format=navigator&compare=${before.id},${after.id}`, { token: viewer });
     expect(response.status).toBe(200);
     const layer = valid(response.body);
@@ -287,7 +317,11 @@ describe('ATT&CK Navigator layers', () => {
     expect(layer.metadata).toContainEqual({ name: 'changed_techniques', value: '3' });
     const reverse = valid((await app.api('GET', `/heatmap?format=navigator&compare=${after.id},${before.id}`, { token: viewer })).body);
     expect(entry(reverse, 'T1059.001')[0]).toMatchObject({ color: '#969696', comment: 'in_progress → absent (score 12.5 → absent)' });
-    const graphql = await app.graphql('query ($a: String, $b: String) { navigatorLayer(before: $a, after: $b) }', { a: before.id, b: after.id }, viewer);
+    const graphql = await app.graphql(
+      'query ($a: String, $b: String) { navigatorLayer(before: $a, after: $b) }',
+      { a: before.id, b: after.id },
+      viewer,
+    );
     expect(graphql.data.navigatorLayer.techniques).toHaveLength(4);
   });
 

@@ -121,7 +121,10 @@ const SESSION_ENDING = new Set(['POST /auth/logout']);
 
 /** Knowledge sources point nowhere: a sync the corpus triggers fails fast (502) instead of reaching the network. */
 const UNREACHABLE_SOURCES = Object.fromEntries(
-  ['ATTACK_ENTERPRISE', 'D3FEND', 'NIST_800_53', 'CSA_CCM', 'ATOMIC_RED_TEAM', 'SIGMA'].map((kind) => [`${kind}_SOURCE`, `/nonexistent/${kind.toLowerCase()}`]),
+  ['ATTACK_ENTERPRISE', 'D3FEND', 'NIST_800_53', 'CSA_CCM', 'ATOMIC_RED_TEAM', 'SIGMA'].map((kind) => [
+    `${kind}_SOURCE`,
+    `/nonexistent/${kind.toLowerCase()}`,
+  ]),
 );
 
 let app: TestApp;
@@ -168,7 +171,8 @@ async function send(method: string, url: string, token: string, body?: { type: s
   return { request: `${method} ${url.slice(0, 120)}${body ? ` ${body.text.slice(0, 80)}` : ''}`, status: response.status, body: parsed };
 }
 
-const concrete = (path: string, params: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name] ?? randomUUID());
+const concrete = (path: string, params: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name] ?? randomUUID());
 const pathDefaults = (names: string[]) => Object.fromEntries(names.map((name) => [name, name === 'ttp_id' ? 'T1059' : randomUUID()]));
 
 /** Percent-encodes text, writing an unpaired surrogate as its (invalid) CESU-8 bytes instead of failing. */
@@ -181,7 +185,10 @@ const encodeRaw = (text: string) =>
 function encodeBody(type: string | null, fields: Record<string, unknown>): { type: string; text: string } {
   if (type === 'application/x-www-form-urlencoded') {
     const text = Object.entries(fields)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${typeof value === 'string' ? encodeRaw(value) : encodeURIComponent(JSON.stringify(value))}`)
+      .map(
+        ([key, value]) =>
+          `${encodeURIComponent(key)}=${typeof value === 'string' ? encodeRaw(value) : encodeURIComponent(JSON.stringify(value))}`,
+      )
       .join('&');
     return { type, text };
   }
@@ -196,18 +203,26 @@ async function attack(operation: Operation): Promise<Answer[]> {
   const defaults = pathDefaults(operation.pathParams);
   const jsonBody = operation.bodyType && operation.bodyType !== 'multipart/form-data';
   for (const name of operation.pathParams) {
-    for (const value of URL_CORPUS) jobs.push(() => send(operation.method, concrete(operation.path, { ...defaults, [name]: value }), token));
+    for (const value of URL_CORPUS)
+      jobs.push(() => send(operation.method, concrete(operation.path, { ...defaults, [name]: value }), token));
   }
   for (const name of operation.queryParams) {
-    for (const value of URL_CORPUS) jobs.push(() => send(operation.method, `${concrete(operation.path, defaults)}?${name}=${value}`, token));
+    for (const value of URL_CORPUS)
+      jobs.push(() => send(operation.method, `${concrete(operation.path, defaults)}?${name}=${value}`, token));
     jobs.push(() => send(operation.method, `${concrete(operation.path, defaults)}?${name}=a&${name}=b`, token));
     jobs.push(() => send(operation.method, `${concrete(operation.path, defaults)}?${name}[x]=1`, token));
   }
   if (jsonBody) {
     for (const field of operation.bodyFields) {
-      for (const value of JSON_CORPUS) jobs.push(() => send(operation.method, concrete(operation.path, defaults), token, encodeBody(operation.bodyType, { [field]: value })));
+      for (const value of JSON_CORPUS)
+        jobs.push(() =>
+          send(operation.method, concrete(operation.path, defaults), token, encodeBody(operation.bodyType, { [field]: value })),
+        );
     }
-    const raw = (text: string, type = 'application/json') => () => send(operation.method, concrete(operation.path, defaults), token, { type, text });
+    const raw =
+      (text: string, type = 'application/json') =>
+      () =>
+        send(operation.method, concrete(operation.path, defaults), token, { type, text });
     jobs.push(raw(`${'['.repeat(10_000)}${']'.repeat(10_000)}`));
     jobs.push(raw(`{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`));
     jobs.push(raw('[]'), raw('"text"'), raw('null'), raw('{"a":'), raw('{"\\u0000":1}'), raw('{"__proto__":{"isAdmin":true}}'));
@@ -218,7 +233,11 @@ async function attack(operation: Operation): Promise<Answer[]> {
 /** No 5xx (502 is a knowledge source the service could not reach), and every refusal is `{ detail, code }`. */
 function faults(answers: Answer[]): string[] {
   return answers
-    .filter((answer) => (answer.status >= 500 && answer.status !== 502) || (answer.status >= 400 && !(typeof answer.body?.code === 'string' && answer.body.detail !== undefined)))
+    .filter(
+      (answer) =>
+        (answer.status >= 500 && answer.status !== 502) ||
+        (answer.status >= 400 && !(typeof answer.body?.code === 'string' && answer.body.detail !== undefined)),
+    )
     .map((answer) => `${answer.status} ${answer.request} → ${JSON.stringify(answer.body).slice(0, 160)}`);
 }
 
@@ -305,7 +324,9 @@ async function graphqlAttack(kind: 'query' | 'mutation', field: GraphQLField<unk
     const declarations = field.args.map((other) => `$${other.name}: ${String(other.type)}`).join(', ');
     const uses = field.args.map((other) => `${other.name}: $${other.name}`).join(', ');
     const query = `${kind} (${declarations}) { ${field.name}(${uses})${selection} }`;
-    const base = Object.fromEntries(field.args.filter((other) => other !== arg && isNonNullType(other.type)).map((other) => [other.name, sample(other.type)]));
+    const base = Object.fromEntries(
+      field.args.filter((other) => other !== arg && isNonNullType(other.type)).map((other) => [other.name, sample(other.type)]),
+    );
     for (const value of hostileValues(arg)) {
       jobs.push(async () => {
         const response = await fetch(`${app.url}/graphql`, {
@@ -320,8 +341,14 @@ async function graphqlAttack(kind: 'query' | 'mutation', field: GraphQLField<unk
         } catch {
           return `${response.status} non-JSON answer for ${field.name}(${arg.name}: ${JSON.stringify(value).slice(0, 60)})`;
         }
-        const internal = (body.errors ?? []).some((error: any) => error.extensions?.code === 'INTERNAL_SERVER_ERROR' || (error.extensions?.status ?? 0) >= 500 && error.extensions?.status !== 502);
-        return response.status >= 500 || internal ? `${response.status} ${field.name}(${arg.name}: ${JSON.stringify(value).slice(0, 60)}) → ${text.slice(0, 160)}` : null;
+        const internal = (body.errors ?? []).some(
+          (error: any) =>
+            error.extensions?.code === 'INTERNAL_SERVER_ERROR' ||
+            ((error.extensions?.status ?? 0) >= 500 && error.extensions?.status !== 502),
+        );
+        return response.status >= 500 || internal
+          ? `${response.status} ${field.name}(${arg.name}: ${JSON.stringify(value).slice(0, 60)}) → ${text.slice(0, 160)}`
+          : null;
       });
     }
   }
@@ -329,7 +356,9 @@ async function graphqlAttack(kind: 'query' | 'mutation', field: GraphQLField<unk
 }
 
 describe('GraphQL: hostile values in every argument of every root field', () => {
-  const fields = [...rootFields('query', schema.getQueryType()), ...rootFields('mutation', schema.getMutationType())].filter(([, , field]) => field.args.length);
+  const fields = [...rootFields('query', schema.getQueryType()), ...rootFields('mutation', schema.getMutationType())].filter(
+    ([, , field]) => field.args.length,
+  );
 
   it.each(fields)('%s', async (name, kind, field) => {
     const token = name === 'mutation logout' ? await app.login((await app.createUser({ role: 'admin' })).username) : adminToken;

@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const graphqlPost = (body: string, headers: Record<string, string> = {}) =>
-  fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }, body });
+  fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+    body,
+  });
 
 describe('security headers', () => {
   it('every answer says nosniff and refuses framing: REST, GraphQL, pages, assets and unknown paths', async () => {
@@ -70,7 +74,10 @@ describe('error bodies', () => {
     const invalid = await graphqlPost(JSON.stringify({ query: '{ noSuchField }' }));
     const body = await invalid.json();
     expect(invalid.status).toBe(400);
-    expect(body.errors[0]).toMatchObject({ message: expect.stringMatching(/noSuchField/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/noSuchField/),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     expect(JSON.stringify(body)).not.toMatch(/stacktrace|\.ts:\d+/);
     const badVariables = await graphqlPost(JSON.stringify({ query: 'query ($id: ID!) { user(id: $id) { id } }', variables: { id: 7 } }));
     expect(JSON.stringify(await badVariables.json())).not.toContain('stacktrace');
@@ -83,7 +90,9 @@ describe('error bodies', () => {
     const response = await graphqlPost('{"query": "{ __typename }"');
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST', status: 400 } }] });
+    expect(await response.json()).toEqual({
+      errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST', status: 400 } }],
+    });
   });
 
   it('an oversized body on /graphql answers 413 QUERY_TOO_LARGE as JSON', async () => {

@@ -15,25 +15,36 @@ const techniques: Record<string, string> = {};
 const actors: Record<string, string> = {};
 
 async function technique(ttpId: string, statusGlobal: CoverageStatus = 'not_evaluated') {
-  const row = await app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution', statusGlobal } });
+  const row = await app.services.prisma.technique.create({
+    data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution', statusGlobal },
+  });
   techniques[ttpId] = row.id;
 }
 
 async function actor(name: string, extra: { deprecated?: boolean } = {}) {
-  const row = await app.services.prisma.threatActor.create({ data: { name, stixId: `intrusion-set--${randomUUID()}`, aliases: [name], ...extra } });
+  const row = await app.services.prisma.threatActor.create({
+    data: { name, stixId: `intrusion-set--${randomUUID()}`, aliases: [name], ...extra },
+  });
   actors[name] = row.id;
 }
 
 /** What a catalog sync does when the framework reports new `uses` relationships. */
 async function addUses(pairs: [actor: string, ttpId: string][]) {
   await app.services.prisma.threatActorTechnique.createMany({
-    data: pairs.map(([name, ttpId]) => ({ stixId: `relationship--${randomUUID()}`, actorId: actors[name], techniqueId: techniques[ttpId], procedure: `${name} used ${ttpId}` })),
+    data: pairs.map(([name, ttpId]) => ({
+      stixId: `relationship--${randomUUID()}`,
+      actorId: actors[name],
+      techniqueId: techniques[ttpId],
+      procedure: `${name} used ${ttpId}`,
+    })),
   });
 }
 
 const scan = (token = admin) => app.api('POST', '/system/run-intel-scan', { token });
 const flagged = async () =>
-  (await app.services.prisma.technique.findMany({ where: { reviewRequired: true }, orderBy: { ttpId: 'asc' }, select: { ttpId: true } })).map((row) => row.ttpId);
+  (
+    await app.services.prisma.technique.findMany({ where: { reviewRequired: true }, orderBy: { ttpId: 'asc' }, select: { ttpId: true } })
+  ).map((row) => row.ttpId);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -73,7 +84,14 @@ describe('intel scan', () => {
     const off = app.services.bus.on('intel.scan_completed', (event) => void events.push(event.payload));
     const baseline = await scan();
     off();
-    expect(baseline).toMatchObject({ status: 200, body: { new_items: 0, baseline: true, message: 'Baseline recorded: 3 known technique uses; later scans report what appears after this one' } });
+    expect(baseline).toMatchObject({
+      status: 200,
+      body: {
+        new_items: 0,
+        baseline: true,
+        message: 'Baseline recorded: 3 known technique uses; later scans report what appears after this one',
+      },
+    });
     expect(await app.services.prisma.threatActorTechnique.count({ where: { scannedAt: null } })).toBe(0);
     expect(await app.services.prisma.intelFinding.count()).toBe(0);
     expect(await flagged()).toEqual([]);
@@ -108,22 +126,33 @@ describe('intel scan', () => {
     expect(result).toMatchObject({ status: 200, body: { new_items: 4, baseline: false } });
     expect(result.body.message).toBe('4 new intel items: 2 threat actors newly seen using 3 techniques not yet validated');
 
-    const row = await app.services.prisma.intelScan.findFirstOrThrow({ where: { baseline: false }, include: { findings: { include: { actor: true, technique: true } } } });
+    const row = await app.services.prisma.intelScan.findFirstOrThrow({
+      where: { baseline: false },
+      include: { findings: { include: { actor: true, technique: true } } },
+    });
     expect(row.newItems).toBe(4);
-    expect(row.findings.map((finding) => `${finding.actor.name}/${finding.technique.ttpId}`).sort()).toEqual(['Bravo/T1001', 'Charlie/T1001', 'Charlie/T1003', 'Charlie/T1006']);
+    expect(row.findings.map((finding) => `${finding.actor.name}/${finding.technique.ttpId}`).sort()).toEqual([
+      'Bravo/T1001',
+      'Charlie/T1001',
+      'Charlie/T1003',
+      'Charlie/T1006',
+    ]);
     expect(await flagged()).toEqual(['T1001', 'T1003', 'T1006']);
     expect(await app.services.prisma.threatActorTechnique.count({ where: { scannedAt: null } })).toBe(0);
     expect(events).toEqual([{ scanId: row.id, newItems: 4 }]);
 
     const notifications = await app.services.prisma.notification.findMany({ where: { event: 'intel_findings' } });
-    const leads = await app.services.prisma.user.findMany({ where: { role: { in: ['red_lead', 'blue_lead'] }, isActive: true, id: { not: quietLead.id } } });
+    const leads = await app.services.prisma.user.findMany({
+      where: { role: { in: ['red_lead', 'blue_lead'] }, isActive: true, id: { not: quietLead.id } },
+    });
     expect(leads.map((lead) => lead.id)).toEqual(expect.arrayContaining([redLead.id, blueLead.id]));
     expect(notifications.map((notification) => notification.userId).sort()).toEqual(leads.map((lead) => lead.id).sort());
     expect(notifications[0]).toMatchObject({
       entityType: 'intel_scan',
       entityId: row.id,
       title: 'Intel scan: 4 new technique uses by threat actors',
-      message: '4 new technique uses by 2 threat actors on 3 techniques not yet validated: Charlie (3), Bravo (1). 3 techniques newly flagged for review.',
+      message:
+        '4 new technique uses by 2 threat actors on 3 techniques not yet validated: Charlie (3), Bravo (1). 3 techniques newly flagged for review.',
     });
     for (const user of [quietLead, formerLead, technician]) {
       expect(await app.services.prisma.notification.count({ where: { userId: user.id } })).toBe(0);
@@ -168,8 +197,16 @@ describe('intel scan', () => {
 
   it('runIntelScan in GraphQL answers the scan record; intelFindings pages the findings, newest first', async () => {
     await addUses([['Bravo', 'T1006']]);
-    const run = await app.graphql('mutation { runIntelScan { message newItems baseline scan { id baseline newItems finishedAt } } }', {}, admin);
-    expect(run.data.runIntelScan).toMatchObject({ message: '1 new intel item: 1 threat actor newly seen using 1 technique not yet validated', newItems: 1, baseline: false });
+    const run = await app.graphql(
+      'mutation { runIntelScan { message newItems baseline scan { id baseline newItems finishedAt } } }',
+      {},
+      admin,
+    );
+    expect(run.data.runIntelScan).toMatchObject({
+      message: '1 new intel item: 1 threat actor newly seen using 1 technique not yet validated',
+      newItems: 1,
+      baseline: false,
+    });
     expect(run.data.runIntelScan.scan).toMatchObject({ baseline: false, newItems: 1 });
     const scanId = run.data.runIntelScan.scan.id;
 
@@ -203,7 +240,11 @@ describe('intel scan', () => {
       'Charlie/T1006',
     ]);
 
-    for (const [args, field] of [[{ limit: 0 }, 'limit'], [{ limit: 201 }, 'limit'], [{ offset: -1 }, 'offset']] as const) {
+    for (const [args, field] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 201 }, 'limit'],
+      [{ offset: -1 }, 'offset'],
+    ] as const) {
       const bad = await app.graphql(query, args, viewer);
       expect(bad.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', field });
     }
@@ -221,7 +262,9 @@ describe('intel scan', () => {
     await app.services.prisma.threatActor.createMany({ data: names.map((name) => ({ name, stixId: `intrusion-set--${randomUUID()}` })) });
     const bulkActors = await app.services.prisma.threatActor.findMany({ where: { name: { in: names } } });
     await app.services.prisma.threatActorTechnique.createMany({
-      data: bulkActors.flatMap((bulkActor) => rows.map((row) => ({ stixId: `relationship--${randomUUID()}`, actorId: bulkActor.id, techniqueId: row.id }))),
+      data: bulkActors.flatMap((bulkActor) =>
+        rows.map((row) => ({ stixId: `relationship--${randomUUID()}`, actorId: bulkActor.id, techniqueId: row.id })),
+      ),
     });
     let result: any;
     const statements = await countQueries(async () => (result = await scan()));
@@ -242,7 +285,10 @@ describe('intel scan', () => {
     await addUses([['Alpha', 'T1006']]);
     const outcome = await job.run({}, app.services);
     expect(outcome).toMatchObject({ baseline: false, newItems: 1 });
-    const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { action: 'run_intel_scan' }, orderBy: { timestamp: 'desc' } });
+    const audit = await app.services.prisma.auditLog.findFirstOrThrow({
+      where: { action: 'run_intel_scan' },
+      orderBy: { timestamp: 'desc' },
+    });
     expect(audit).toMatchObject({ userId: null, username: 'system', details: { new_items: 1 } });
   });
 });
@@ -262,7 +308,8 @@ describe('intel scan over a real catalog sync', () => {
     external_references?: { source_name: string; external_id?: string }[];
   }
 
-  const attackId = (object: StixObject) => object.external_references!.find((reference) => reference.source_name === 'mitre-attack')!.external_id!;
+  const attackId = (object: StixObject) =>
+    object.external_references!.find((reference) => reference.source_name === 'mitre-attack')!.external_id!;
 
   /** Active intrusion-set `uses` attack-pattern relationships of a bundle, by STIX id, and the active groups. */
   function readBundle(file: string) {
@@ -281,7 +328,12 @@ describe('intel scan over a real catalog sync', () => {
   }
 
   const sync = (file: string) =>
-    importAttackEnterprise({ services: catalogApp.services, location: `${ATTACK}/${file}`, actor: SYSTEM_ACTOR, log: catalogApp.services.log });
+    importAttackEnterprise({
+      services: catalogApp.services,
+      location: `${ATTACK}/${file}`,
+      actor: SYSTEM_ACTOR,
+      log: catalogApp.services.log,
+    });
 
   beforeAll(async () => {
     catalogApp = await startTestApp();
@@ -297,10 +349,18 @@ describe('intel scan over a real catalog sync', () => {
     await sync('enterprise-attack-17.1.trimmed.json');
     expect(await catalogApp.services.prisma.threatActorTechnique.count()).toBe(before.size);
     const baseline = await catalogApp.api('POST', '/system/run-intel-scan', { token: adminToken });
-    expect(baseline.body).toMatchObject({ new_items: 0, baseline: true, message: `Baseline recorded: ${before.size} known technique uses; later scans report what appears after this one` });
+    expect(baseline.body).toMatchObject({
+      new_items: 0,
+      baseline: true,
+      message: `Baseline recorded: ${before.size} known technique uses; later scans report what appears after this one`,
+    });
 
     // The team has validated a few techniques that 18.1 gives new users: those uses are not findings.
-    const known = await catalogApp.services.prisma.technique.findMany({ where: { ttpId: { in: added.map(([, ttpId]) => ttpId) } }, orderBy: { ttpId: 'asc' }, take: 5 });
+    const known = await catalogApp.services.prisma.technique.findMany({
+      where: { ttpId: { in: added.map(([, ttpId]) => ttpId) } },
+      orderBy: { ttpId: 'asc' },
+      take: 5,
+    });
     const validated = known.map((row) => row.ttpId);
     await catalogApp.services.prisma.technique.updateMany({ where: { ttpId: { in: validated } }, data: { statusGlobal: 'validated' } });
     const expected = added.filter(([, ttpId]) => !validated.includes(ttpId));

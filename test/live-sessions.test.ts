@@ -41,7 +41,9 @@ async function subscribed(on: TestApp, credential: string): Promise<Live> {
     connectionParams: { authorization: `Bearer ${credential}` },
     retryAttempts: 0,
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => client.on('closed', (event) => resolve(event as { code: number; reason: string })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    client.on('closed', (event) => resolve(event as { code: number; reason: string })),
+  );
   const before = busListeners(on);
   const first = client.iterate({ query: SUBSCRIPTION }).next() as Live['first'];
   first.catch(() => undefined);
@@ -80,7 +82,7 @@ describe('subscriptions end with their session', () => {
     }
   });
 
-  it('deactivation closes every connection of that user with 4401, and no one else\'s', async () => {
+  it("deactivation closes every connection of that user with 4401, and no one else's", async () => {
     const user = await signedIn();
     const bystander = await signedIn();
     const [ended, kept] = await Promise.all([subscribed(app, user.token), subscribed(app, bystander.token)]);
@@ -117,18 +119,20 @@ describe('subscriptions end with their session', () => {
     }
   });
 
-  it('a password reset by an admin closes the user\'s connections with 4401', async () => {
+  it("a password reset by an admin closes the user's connections with 4401", async () => {
     const user = await signedIn();
     const live = await subscribed(app, user.token);
     try {
-      expect((await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { password: 'a reset password by the admin' } })).status).toBe(200);
+      expect(
+        (await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { password: 'a reset password by the admin' } })).status,
+      ).toBe(200);
       expect(await within(live.closed)).toMatchObject({ code: 4401 });
     } finally {
       await live.client.dispose();
     }
   });
 
-  it('a role change closes the user\'s connections with 4403 so they reconnect under the new role; other changes do not', async () => {
+  it("a role change closes the user's connections with 4403 so they reconnect under the new role; other changes do not", async () => {
     const user = await signedIn('red_tech');
     const live = await subscribed(app, user.token);
     try {

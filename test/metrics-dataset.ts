@@ -69,7 +69,9 @@ export async function seedMetricsDataset(app: TestApp) {
   const updatedAt = (n: number) => new Date(W.getTime() - DAY + n * 60_000);
   const test = (n: number, techniqueId: string, data: Record<string, unknown>) => {
     const id = randomUUID();
-    return db.test.create({ data: { id, lineageId: id, name: `t${n}`, techniqueId, createdById: creator.id, updatedAt: updatedAt(n), ...data } });
+    return db.test.create({
+      data: { id, lineageId: id, name: `t${n}`, techniqueId, createdById: creator.id, updatedAt: updatedAt(n), ...data },
+    });
   };
   const timeline = (execution: Date, red?: number, blue?: number) => ({
     executionDate: execution,
@@ -78,38 +80,109 @@ export async function seedMetricsDataset(app: TestApp) {
   });
   const approved = { redValidationStatus: 'approved', blueValidationStatus: 'approved' } as const;
 
-  const e1 = A, e2 = at(A, 24 * HOUR), e3 = at(A, 48 * HOUR), e5 = at(A, 72 * HOUR), e12 = at(A, 96 * HOUR);
-  const e4 = B, e6 = at(B, 24 * HOUR), e7 = at(B, 48 * HOUR), e8 = at(B, 72 * HOUR), e9 = at(B, 80 * HOUR), e11 = at(B, 96 * HOUR);
+  const e1 = A,
+    e2 = at(A, 24 * HOUR),
+    e3 = at(A, 48 * HOUR),
+    e5 = at(A, 72 * HOUR),
+    e12 = at(A, 96 * HOUR);
+  const e4 = B,
+    e6 = at(B, 24 * HOUR),
+    e7 = at(B, 48 * HOUR),
+    e8 = at(B, 72 * HOUR),
+    e9 = at(B, 80 * HOUR),
+    e11 = at(B, 96 * HOUR);
   const e13 = new Date(W.getTime() - 49 * DAY);
 
   const tests = {
-    t1: await test(1, T1.id, { state: 'validated', detectionResult: 'detected', attackSuccess: true, ...timeline(e1, 3600, 7200), ...approved, decidedAt: at(e1, s(7200 + 3600)) }),
-    t2: await test(2, T2.id, { state: 'validated', detectionResult: 'detected', attackSuccess: true, ...timeline(e2, 1800, 3600), ...approved, decidedAt: at(e2, s(3600 + 3600)) }),
-    t3: await test(3, T3.id, { state: 'validated', detectionResult: 'partially_detected', attackSuccess: false, ...timeline(e3, 600, 10800), ...approved, decidedAt: at(e3, s(10800 + 3600)) }),
-    t4: await test(4, T4.id, { state: 'in_review', detectionResult: 'detected', attackSuccess: true, ...timeline(e4, 1200, 14400), redValidationStatus: 'approved' }),
+    t1: await test(1, T1.id, {
+      state: 'validated',
+      detectionResult: 'detected',
+      attackSuccess: true,
+      ...timeline(e1, 3600, 7200),
+      ...approved,
+      decidedAt: at(e1, s(7200 + 3600)),
+    }),
+    t2: await test(2, T2.id, {
+      state: 'validated',
+      detectionResult: 'detected',
+      attackSuccess: true,
+      ...timeline(e2, 1800, 3600),
+      ...approved,
+      decidedAt: at(e2, s(3600 + 3600)),
+    }),
+    t3: await test(3, T3.id, {
+      state: 'validated',
+      detectionResult: 'partially_detected',
+      attackSuccess: false,
+      ...timeline(e3, 600, 10800),
+      ...approved,
+      decidedAt: at(e3, s(10800 + 3600)),
+    }),
+    t4: await test(4, T4.id, {
+      state: 'in_review',
+      detectionResult: 'detected',
+      attackSuccess: true,
+      ...timeline(e4, 1200, 14400),
+      redValidationStatus: 'approved',
+    }),
     t5: await test(5, T4.id, {
-      state: 'validated', detectionResult: 'not_detected', attackSuccess: true, ...timeline(e5, 3600, 7200), ...approved, decidedAt: at(e5, s(7200 + 3600)),
-      remediationStatus: 'completed', remediationCompletedAt: at(e5, s(7200) + 48 * HOUR),
+      state: 'validated',
+      detectionResult: 'not_detected',
+      attackSuccess: true,
+      ...timeline(e5, 3600, 7200),
+      ...approved,
+      decidedAt: at(e5, s(7200 + 3600)),
+      remediationStatus: 'completed',
+      remediationCompletedAt: at(e5, s(7200) + 48 * HOUR),
     }),
     t6: await test(6, T5.id, {
-      state: 'rejected', detectionResult: 'not_detected', attackSuccess: true, ...timeline(e6, 3600, 7200),
-      redValidationStatus: 'approved', blueValidationStatus: 'rejected', decidedAt: at(e6, s(7200 + 3600)),
-      remediationStatus: 'completed', remediationCompletedAt: at(e6, s(7200) + 12 * HOUR),
+      state: 'rejected',
+      detectionResult: 'not_detected',
+      attackSuccess: true,
+      ...timeline(e6, 3600, 7200),
+      redValidationStatus: 'approved',
+      blueValidationStatus: 'rejected',
+      decidedAt: at(e6, s(7200 + 3600)),
+      remediationStatus: 'completed',
+      remediationCompletedAt: at(e6, s(7200) + 12 * HOUR),
     }),
     t7: await test(7, T5.id, {
-      state: 'rejected', detectionResult: 'detected', attackSuccess: true, ...timeline(e7, 3600, 7200),
-      redValidationStatus: 'rejected', blueValidationStatus: 'approved', decidedAt: at(e7, s(7200 + 3600)),
-      remediationStatus: 'completed', remediationCompletedAt: at(e7, s(7200 + 3600) + 6 * HOUR),
+      state: 'rejected',
+      detectionResult: 'detected',
+      attackSuccess: true,
+      ...timeline(e7, 3600, 7200),
+      redValidationStatus: 'rejected',
+      blueValidationStatus: 'approved',
+      decidedAt: at(e7, s(7200 + 3600)),
+      remediationStatus: 'completed',
+      remediationCompletedAt: at(e7, s(7200 + 3600) + 6 * HOUR),
     }),
     t8: await test(8, T5.id, { state: 'blue_evaluating', attackSuccess: false, ...timeline(e8, 5400) }),
     t9: await test(9, T5.id, { state: 'red_executing', ...timeline(e9) }),
     t10: await test(10, T6.id, { state: 'draft', detectionResult: 'detected', ...timeline(at(A, HOUR), 1800, 3600) }),
-    t11: await test(11, T2.id, { state: 'in_review', detectionResult: 'partially_detected', attackSuccess: true, ...timeline(e11, 3600, 18000), remediationStatus: 'pending' }),
+    t11: await test(11, T2.id, {
+      state: 'in_review',
+      detectionResult: 'partially_detected',
+      attackSuccess: true,
+      ...timeline(e11, 3600, 18000),
+      remediationStatus: 'pending',
+    }),
     t12: await test(12, T3.id, {
-      state: 'validated', detectionResult: 'not_detected', ...timeline(e12, 7200, 10800), ...approved, decidedAt: at(e12, s(10800 + 3600)),
+      state: 'validated',
+      detectionResult: 'not_detected',
+      ...timeline(e12, 7200, 10800),
+      ...approved,
+      decidedAt: at(e12, s(10800 + 3600)),
       remediationStatus: 'in_progress',
     }),
-    t13: await test(13, T1.id, { state: 'validated', detectionResult: 'detected', attackSuccess: true, ...timeline(e13, 600, 1800), ...approved, decidedAt: at(e13, s(1800 + 3600)) }),
+    t13: await test(13, T1.id, {
+      state: 'validated',
+      detectionResult: 'detected',
+      attackSuccess: true,
+      ...timeline(e13, 600, 1800),
+      ...approved,
+      decidedAt: at(e13, s(1800 + 3600)),
+    }),
   };
   return { W, A, B, creator, techniques: { T1, T2, T3, T4, T5, T6 }, tests, updatedAt };
 }

@@ -37,7 +37,15 @@ describe('an empty database', () => {
     const zero = { validated: 0, partial: 0, not_covered: 0, in_progress: 0, not_evaluated: 0 };
     expect(await get('/metrics/summary')).toEqual({ total_techniques: 0, ...zero, coverage_percentage: 0 });
     expect(await get('/metrics/by-tactic')).toEqual([]);
-    expect(await get('/metrics/test-pipeline')).toEqual({ total: 0, draft: 0, red_executing: 0, blue_evaluating: 0, in_review: 0, rejected: 0, validated: 0 });
+    expect(await get('/metrics/test-pipeline')).toEqual({
+      total: 0,
+      draft: 0,
+      red_executing: 0,
+      blue_evaluating: 0,
+      in_review: 0,
+      rejected: 0,
+      validated: 0,
+    });
     const none = { approved: 0, rejected: 0, decided: 0, approval_rate: null, rejection_rate: null };
     expect(await get('/metrics/validation-rate')).toEqual({ red_lead: none, blue_lead: none });
     expect(await get('/metrics/recent-tests')).toEqual([]);
@@ -79,7 +87,19 @@ describe('on the fixed dataset', () => {
 
     it('by tactic: matrix order, a technique under each of its tactics, empty catalog tactics kept, custom tactics last', async () => {
       const rows = await get('/metrics/by-tactic');
-      expect(rows.map((row: any) => [row.tactic, row.tactic_id, row.total, row.validated, row.partial, row.not_covered, row.in_progress, row.not_evaluated, row.coverage_percentage])).toEqual([
+      expect(
+        rows.map((row: any) => [
+          row.tactic,
+          row.tactic_id,
+          row.total,
+          row.validated,
+          row.partial,
+          row.not_covered,
+          row.in_progress,
+          row.not_evaluated,
+          row.coverage_percentage,
+        ]),
+      ).toEqual([
         ['Initial Access', 'TA0001', 1, 1, 0, 0, 0, 0, 100], // 1 / 1
         ['Execution', 'TA0002', 3, 1, 1, 1, 0, 0, 50], // (1 + 0.5) / 3
         ['Persistence', 'TA0003', 3, 0, 0, 1, 1, 1, 0], // T1053 counts here too
@@ -254,20 +274,31 @@ describe('on the fixed dataset', () => {
 
       // …until coverage.changed is published: t11 now detected → (5 + 0.5) / 8 = 68.75 → 68.8
       await app.services.bus.publish([
-        { type: 'coverage.changed', payload: { techniqueIds: [data.techniques.T2.id], reason: 'test' }, occurredAt: new Date().toISOString(), actorId: null },
+        {
+          type: 'coverage.changed',
+          payload: { techniqueIds: [data.techniques.T2.id], reason: 'test' },
+          occurredAt: new Date().toISOString(),
+          actorId: null,
+        },
       ]);
-      await expect.poll(async () => (await get('/metrics/operational')).efficacy).toEqual({ tests: 8, detected: 5, partially_detected: 1, not_detected: 2, rate: 68.8 });
+      await expect
+        .poll(async () => (await get('/metrics/operational')).efficacy)
+        .toEqual({ tests: 8, detected: 5, partially_detected: 1, not_detected: 2, rate: 68.8 });
     });
 
     it('a real test transition (test.state_changed) refreshes the cached figures', async () => {
       const before = await get('/metrics/operational');
       const blueTech = await app.tokenFor('blue_tech');
       // t8 (blue_evaluating) gets a not_detected result and is submitted: one more standing result
-      expect((await app.api('PATCH', `/tests/${data.tests.t8.id}/blue`, { token: blueTech, body: { detection_result: 'not_detected' } })).status).toBe(200);
+      expect(
+        (await app.api('PATCH', `/tests/${data.tests.t8.id}/blue`, { token: blueTech, body: { detection_result: 'not_detected' } })).status,
+      ).toBe(200);
       expect(await get('/metrics/operational')).toEqual(before); // an edit is not a state change
       expect((await app.api('POST', `/tests/${data.tests.t8.id}/submit-blue`, { token: blueTech })).status).toBe(200);
       // 9 results: 5 detected, 1 partial, 3 not → (5 + 0.5) / 9 = 61.1
-      await expect.poll(async () => (await get('/metrics/operational')).efficacy).toEqual({ tests: 9, detected: 5, partially_detected: 1, not_detected: 3, rate: 61.1 });
+      await expect
+        .poll(async () => (await get('/metrics/operational')).efficacy)
+        .toEqual({ tests: 9, detected: 5, partially_detected: 1, not_detected: 3, rate: 61.1 });
     });
   });
 
@@ -291,11 +322,18 @@ describe('on the fixed dataset', () => {
 
     it('the database keeps one row per test past red execution, through inserts, updates, reopening and deletion', async () => {
       expect(await drift()).toBe(0);
-      const counted = await app.services.prisma.test.count({ where: { state: { in: ['blue_evaluating', 'in_review', 'validated', 'rejected'] } } });
+      const counted = await app.services.prisma.test.count({
+        where: { state: { in: ['blue_evaluating', 'in_review', 'validated', 'rejected'] } },
+      });
       expect(await app.services.prisma.testOutcome.count()).toBe(counted);
 
       // t12: validated, not_detected, remediation in progress → a standing result with no repair yet
-      expect(await outcomeOf(data.tests.t12.id)).toMatchObject({ isResult: true, isExecution: true, detectionResult: 'not_detected', repairHours: null });
+      expect(await outcomeOf(data.tests.t12.id)).toMatchObject({
+        isResult: true,
+        isExecution: true,
+        detectionResult: 'not_detected',
+        repairHours: null,
+      });
       const completedAt = new Date(data.tests.t12.blueSubmittedAt!.getTime() + 5 * 3_600_000);
       await app.services.prisma.test.update({ where: { id: data.tests.t12.id }, data: { remediationCompletedAt: completedAt } });
       expect(await outcomeOf(data.tests.t12.id)).toMatchObject({ repairHours: 5 });
@@ -303,7 +341,10 @@ describe('on the fixed dataset', () => {
       // reopened to draft: no longer counted; submitted again: counted again
       await app.services.prisma.test.update({ where: { id: data.tests.t12.id }, data: { state: 'draft' } });
       expect(await outcomeOf(data.tests.t12.id)).toBeNull();
-      await app.services.prisma.test.updateMany({ where: { id: { in: [data.tests.t12.id, data.tests.t10.id] } }, data: { state: 'in_review' } });
+      await app.services.prisma.test.updateMany({
+        where: { id: { in: [data.tests.t12.id, data.tests.t10.id] } },
+        data: { state: 'in_review' },
+      });
       expect(await outcomeOf(data.tests.t10.id)).toMatchObject({ isResult: true, detectionResult: 'detected', detectSeconds: 3600 });
 
       await app.services.prisma.test.delete({ where: { id: data.tests.t12.id } });

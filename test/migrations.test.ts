@@ -53,7 +53,10 @@ async function recordedMigrations(url: string): Promise<Recorded[]> {
 /** What `prisma migrate deploy` records for the project's migrations folder. */
 async function expectedRecords(): Promise<Recorded[]> {
   const entries = await readdir(migrationsDirectory, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     names.map(async (migration_name) => ({
       migration_name,
@@ -114,10 +117,7 @@ async function expectStopsAtFailingMigration(url: string): Promise<void> {
       '$$ LANGUAGE plpgsql;',
       "INSERT INTO revoked_tokens (jti, expires_at) VALUES ('a;b', now());",
     ]);
-    await addMigration(folder, '29990102000000_broken', [
-      'CREATE TABLE violet_half_done (id int);',
-      'SELECT * FROM violet_missing_table;',
-    ]);
+    await addMigration(folder, '29990102000000_broken', ['CREATE TABLE violet_half_done (id int);', 'SELECT * FROM violet_missing_table;']);
 
     await expect(applyMigrations(url, { migrationsDirectory: folder })).rejects.toThrow(
       /migration 29990102000000_broken failed .*violet_missing_table/,

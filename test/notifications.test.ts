@@ -72,7 +72,8 @@ describe('listing and reading', () => {
   it('pages with limit default 20 and max 100', async () => {
     const user = await signedInUser();
     await inTransaction(app.services, SYSTEM_ACTOR, async (uow) => {
-      for (let index = 0; index < 25; index++) await notifyUsers(uow, [user.id], { event: 'new_techniques', title: `n${index}`, message: '' });
+      for (let index = 0; index < 25; index++)
+        await notifyUsers(uow, [user.id], { event: 'new_techniques', title: `n${index}`, message: '' });
     });
     const firstPage = await app.api('GET', '/notifications', { token: user.token });
     expect(firstPage.body).toMatchObject({ total: 25, offset: 0, limit: 20 });
@@ -83,7 +84,7 @@ describe('listing and reading', () => {
     expect(tooMany).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
   });
 
-  it('counts unread, reads one, refuses another user\'s, and reads all', async () => {
+  it("counts unread, reads one, refuses another user's, and reads all", async () => {
     const user = await signedInUser();
     const stranger = await signedInUser();
     await notify([user.id], { title: 'one' });
@@ -116,7 +117,7 @@ describe('listing and reading', () => {
 });
 
 describe('the notificationAdded subscription', () => {
-  it('streams the caller\'s new notifications over graphql-ws, and not another user\'s', async () => {
+  it("streams the caller's new notifications over graphql-ws, and not another user's", async () => {
     const user = await signedInUser();
     const stranger = await signedInUser();
     const client = wsClient(app, user.token);
@@ -138,7 +139,9 @@ describe('the notificationAdded subscription', () => {
     try {
       const { value } = await within(client.iterate({ query: SUBSCRIPTION }).next());
       expect(value?.data ?? null).toBeNull();
-      expect(value?.errors).toEqual([expect.objectContaining({ message: 'Authentication required', extensions: { code: 'NOT_AUTHENTICATED', status: 401 } })]);
+      expect(value?.errors).toEqual([
+        expect.objectContaining({ message: 'Authentication required', extensions: { code: 'NOT_AUTHENTICATED', status: 401 } }),
+      ]);
     } finally {
       await client.dispose();
     }
@@ -156,10 +159,15 @@ describe('across API processes', () => {
       const elsewhere = app.services.bus.stream('notification.created', (received) => received.payload.userId === user.id);
       const { first: pushed } = await subscribe(second, client);
       // The row exists only in the second app's database; only the event travels through Redis.
-      const stored = await second.services.prisma.notification.create({ data: { userId: user.id, event: 'test_validated', title: 'from afar', message: '' } });
+      const stored = await second.services.prisma.notification.create({
+        data: { userId: user.id, event: 'test_validated', title: 'from afar', message: '' },
+      });
       await first.services.bus.publish([event('notification.created', { notificationId: stored.id, userId: user.id }, null)]);
 
-      expect((await within(stream.next())).value).toMatchObject({ type: 'notification.created', payload: { notificationId: stored.id, userId: user.id } });
+      expect((await within(stream.next())).value).toMatchObject({
+        type: 'notification.created',
+        payload: { notificationId: stored.id, userId: user.id },
+      });
       expect((await within(pushed)).value?.data?.notificationAdded).toMatchObject({ id: stored.id, title: 'from afar' });
       // A process with another prefix hears nothing.
       await expect(within(elsewhere.next(), 300)).rejects.toThrow(/nothing within/);

@@ -34,7 +34,9 @@ describe('the OpenAPI document', () => {
     const audit = Object.fromEntries(operation('GET', '/audit-logs').parameters.map((p: any) => [p.name, p]));
     expect(audit.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer' } });
     expect(audit.start_date.schema).toEqual({ type: 'string', format: 'date-time' });
-    expect(operation('GET', '/techniques/:ttp_id').parameters).toEqual([{ name: 'ttp_id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(operation('GET', '/techniques/:ttp_id').parameters).toEqual([
+      { name: 'ttp_id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
   });
 
   it('describes JSON bodies from the GraphQL input type, in snake_case with the required fields', () => {
@@ -51,7 +53,10 @@ describe('the OpenAPI document', () => {
 
   it('describes custom rows by their declared media type and documented variables', () => {
     const login = operation('POST', '/auth/login').requestBody.content['application/x-www-form-urlencoded'].schema;
-    expect(login).toMatchObject({ properties: { username: { type: 'string' }, password: { type: 'string' } }, required: ['username', 'password'] });
+    expect(login).toMatchObject({
+      properties: { username: { type: 'string' }, password: { type: 'string' } },
+      required: ['username', 'password'],
+    });
     expect(operation('POST', '/auth/logout').requestBody).toBeUndefined();
   });
 
@@ -68,7 +73,10 @@ describe('the OpenAPI document', () => {
     expect(auditPage.properties.items.items.properties).toHaveProperty('entity_type');
     const unread = operation('GET', '/notifications/unread-count').responses['200'].content['application/json'].schema;
     expect(unread).toEqual({ type: 'object', properties: { unread_count: { type: 'integer' } }, required: ['unread_count'] });
-    expect(operation('GET', '/audit-logs/actions').responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(operation('GET', '/audit-logs/actions').responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+    });
   });
 });
 

@@ -46,7 +46,10 @@ describe('overload answers 503 with Retry-After, never 500', () => {
         const response = await fetch(`${app.url}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index % tokens.length]}` },
-          body: JSON.stringify({ query: 'mutation ($p: JSON!) { updateMyPreferences(preferences: $p) }', variables: { p: { theme: 'dark' } } }),
+          body: JSON.stringify({
+            query: 'mutation ($p: JSON!) { updateMyPreferences(preferences: $p) }',
+            variables: { p: { theme: 'dark' } },
+          }),
         });
         return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
       }),

@@ -93,7 +93,9 @@ describe('text runs', () => {
     const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
     it('keeps a text that fits on one line', () => {
-      expect(wrap('Credential Access', 200)).toEqual([{ text: 'Credential Access', width: runs.width('Helvetica', 9, 'Credential Access') }]);
+      expect(wrap('Credential Access', 200)).toEqual([
+        { text: 'Credential Access', width: runs.width('Helvetica', 9, 'Credential Access') },
+      ]);
       expect(wrap('', 50)).toEqual([{ text: '', width: 0 }]);
     });
 
@@ -118,7 +120,12 @@ describe('text runs', () => {
       const word = 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run';
       const lines = wrap(`key ${word}`, 70);
       expect(lines[0].text).toBe('key');
-      expect(lines.slice(1).map((line) => line.text).join('')).toBe(word);
+      expect(
+        lines
+          .slice(1)
+          .map((line) => line.text)
+          .join(''),
+      ).toBe(word);
       for (const line of lines) expect(line.width).toBeLessThanOrEqual(70);
       // Each piece takes as many characters as fit.
       lines.slice(1, -1).forEach((line, index) => {
@@ -153,7 +160,10 @@ describe('report tables', () => {
     );
     const pages = await itemsOf(await bytesOf(pdf.doc, () => pdf.end()));
     expect(pages.length).toBeGreaterThan(2);
-    const text = pages.flat().map((item) => item.text).join(' ');
+    const text = pages
+      .flat()
+      .map((item) => item.text)
+      .join(' ');
     for (const [id, name] of rows) {
       expect(text).toContain(id);
       for (const word of name.split(' ')) expect(text).toContain(word);
@@ -162,7 +172,8 @@ describe('report tables', () => {
     const right = 50 + 495.28 - 4;
     for (const page of pages) {
       expect(page.filter((item) => item.text === 'Technique').length).toBe(1);
-      for (const item of page.filter((candidate) => /^\d+$/.test(candidate.text) && candidate.x > 400)) expect(item.x + item.width).toBeCloseTo(right, 1);
+      for (const item of page.filter((candidate) => /^\d+$/.test(candidate.text) && candidate.x > 400))
+        expect(item.x + item.width).toBeCloseTo(right, 1);
       // Wrapped names stay inside their column (from 50 + 123.82 to 50 + 371.46, less padding).
       for (const item of page.filter((candidate) => candidate.x > 170 && candidate.x < 420 && !/^\d+$/.test(candidate.text))) {
         expect(item.x + item.width).toBeLessThanOrEqual(50 + (495.28 * 3) / 4 - 4 + 0.01);

@@ -33,7 +33,9 @@ class PrivateRedis {
   /** Starts an empty, memory-only instance (unless this one runs) and waits until it answers. */
   async start(): Promise<void> {
     if (this.running) return;
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     for (let attempt = 0; attempt < 100; attempt++) {
       const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       try {

@@ -59,20 +59,40 @@ async function seed() {
     ids[ttpId] = row.id;
   };
   await technique('T1001', { tactics: ['execution'], tactic: 'Execution', platforms: ['Windows'], statusGlobal: 'validated' });
-  await technique('T1002', { tactics: ['execution', 'defense-evasion'], tactic: 'Execution', platforms: ['Windows', 'Linux'], statusGlobal: 'partial' });
+  await technique('T1002', {
+    tactics: ['execution', 'defense-evasion'],
+    tactic: 'Execution',
+    platforms: ['Windows', 'Linux'],
+    statusGlobal: 'partial',
+  });
   await technique('T1003', { tactics: ['defense-evasion'], tactic: 'Defense Evasion', platforms: ['Linux'], statusGlobal: 'partial' });
-  await technique('T1004', { tactics: ['defense-evasion'], tactic: 'Defense Evasion', platforms: ['macOS'], statusGlobal: 'not_covered', description: 'Hides things.' });
+  await technique('T1004', {
+    tactics: ['defense-evasion'],
+    tactic: 'Defense Evasion',
+    platforms: ['macOS'],
+    statusGlobal: 'not_covered',
+    description: 'Hides things.',
+  });
   await technique('T1005', { tactics: ['execution'], tactic: 'Execution', platforms: ['Windows'], statusGlobal: 'not_evaluated' });
   await technique('T1099', { tactics: ['execution'], platforms: ['Windows'], statusGlobal: 'validated', revoked: true });
 
   const actor = await db.threatActor.create({ data: { stixId: 'intrusion-set--reports-1', name: 'APT Test' } });
   for (const ttpId of ['T1002', 'T1005']) {
-    await db.threatActorTechnique.create({ data: { stixId: `relationship--reports-${ttpId}`, actorId: actor.id, techniqueId: ids[ttpId] } });
+    await db.threatActorTechnique.create({
+      data: { stixId: `relationship--reports-${ttpId}`, actorId: actor.id, techniqueId: ids[ttpId] },
+    });
   }
   await db.riskProfile.create({ data: { techniqueId: ids.T1003, impact: 4, likelihood: 5, score: 80, actorCount: 0, tacticWeight: 1 } });
 
   const c1 = await db.campaign.create({
-    data: { name: 'Operation Violet', type: 'purple', status: 'completed', createdById: creator.id, threatActorId: actor.id, completedAt: at('2024-12-15T12:00:00Z') },
+    data: {
+      name: 'Operation Violet',
+      type: 'purple',
+      status: 'completed',
+      createdById: creator.id,
+      threatActorId: actor.id,
+      completedAt: at('2024-12-15T12:00:00Z'),
+    },
   });
   await db.campaign.create({ data: { name: 'Still running', status: 'active', createdById: creator.id } });
   ids.C1 = c1.id;
@@ -82,12 +102,56 @@ async function seed() {
     await db.test.create({ data: { id, lineageId: id, techniqueId: ids[ttpId], createdById: creator.id, name: `Test ${key}`, ...data } });
     ids[key] = id;
   };
-  await test('tA', 'T1001', { state: 'validated', detectionResult: 'detected', executionDate: at('2024-10-10T10:00:00Z'), decidedAt: at('2024-10-12T10:00:00Z'), campaignId: c1.id, remediationStatus: 'not_applicable', redValidationStatus: 'approved', blueValidationStatus: 'approved' });
-  await test('tB', 'T1001', { state: 'rejected', executionDate: at('2024-11-01T09:00:00Z'), decidedAt: at('2024-11-03T09:00:00Z'), campaignId: c1.id, redValidationStatus: 'rejected' });
-  await test('tC', 'T1002', { state: 'validated', detectionResult: 'partially_detected', executionDate: at('2024-11-15T09:00:00Z'), decidedAt: at('2024-11-20T09:00:00Z'), campaignId: c1.id, remediationStatus: 'in_progress', remediationSteps: 'Tune the rule', remediationAssigneeId: creator.id });
-  await test('tD', 'T1004', { state: 'validated', detectionResult: 'not_detected', executionDate: at('2024-12-31T23:30:00Z'), decidedAt: at('2025-01-02T09:00:00Z'), campaignId: c1.id, remediationStatus: 'pending' });
-  await test('tE', 'T1003', { state: 'validated', detectionResult: 'partially_detected', executionDate: daysAgo(30), decidedAt: daysAgo(20), remediationStatus: 'pending' });
-  await test('tF', 'T1004', { state: 'validated', detectionResult: 'not_detected', executionDate: daysAgo(15), decidedAt: daysAgo(10), remediationStatus: 'completed', remediationCompletedAt: daysAgo(1) });
+  await test('tA', 'T1001', {
+    state: 'validated',
+    detectionResult: 'detected',
+    executionDate: at('2024-10-10T10:00:00Z'),
+    decidedAt: at('2024-10-12T10:00:00Z'),
+    campaignId: c1.id,
+    remediationStatus: 'not_applicable',
+    redValidationStatus: 'approved',
+    blueValidationStatus: 'approved',
+  });
+  await test('tB', 'T1001', {
+    state: 'rejected',
+    executionDate: at('2024-11-01T09:00:00Z'),
+    decidedAt: at('2024-11-03T09:00:00Z'),
+    campaignId: c1.id,
+    redValidationStatus: 'rejected',
+  });
+  await test('tC', 'T1002', {
+    state: 'validated',
+    detectionResult: 'partially_detected',
+    executionDate: at('2024-11-15T09:00:00Z'),
+    decidedAt: at('2024-11-20T09:00:00Z'),
+    campaignId: c1.id,
+    remediationStatus: 'in_progress',
+    remediationSteps: 'Tune the rule',
+    remediationAssigneeId: creator.id,
+  });
+  await test('tD', 'T1004', {
+    state: 'validated',
+    detectionResult: 'not_detected',
+    executionDate: at('2024-12-31T23:30:00Z'),
+    decidedAt: at('2025-01-02T09:00:00Z'),
+    campaignId: c1.id,
+    remediationStatus: 'pending',
+  });
+  await test('tE', 'T1003', {
+    state: 'validated',
+    detectionResult: 'partially_detected',
+    executionDate: daysAgo(30),
+    decidedAt: daysAgo(20),
+    remediationStatus: 'pending',
+  });
+  await test('tF', 'T1004', {
+    state: 'validated',
+    detectionResult: 'not_detected',
+    executionDate: daysAgo(15),
+    decidedAt: daysAgo(10),
+    remediationStatus: 'completed',
+    remediationCompletedAt: daysAgo(1),
+  });
   await test('tG', 'T1002', { state: 'in_review', executionDate: daysAgo(5), campaignId: c1.id });
   await test('tH', 'T1004', { state: 'draft' });
   await test('tI', 'T1001', { state: 'validated', detectionResult: 'detected', executionDate: daysAgo(8), decidedAt: daysAgo(3) });
@@ -117,7 +181,12 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text: string
   const pageTexts: string[] = [];
   for (let number = 1; number <= pdf.numPages; number++) {
     const content = await (await pdf.getPage(number)).getTextContent();
-    pageTexts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
+    pageTexts.push(
+      content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    );
   }
   await pdf.destroy();
   return { pages: pdf.numPages, text: pageTexts.join(' '), pageTexts };
@@ -144,7 +213,15 @@ describe('coverage summary (JSON)', () => {
     const { status, body } = await get('/reports/coverage-summary');
     expect(status).toBe(200);
     // 5 active techniques: 1 validated, 2 partial, 1 not covered, 1 not evaluated → (1 + 0.5 × 2) / 5 = 40.0 %
-    expect(body.totals).toEqual({ total: 5, validated: 1, partial: 2, not_covered: 1, in_progress: 0, not_evaluated: 1, coverage_percentage: 40 });
+    expect(body.totals).toEqual({
+      total: 5,
+      validated: 1,
+      partial: 2,
+      not_covered: 1,
+      in_progress: 0,
+      not_evaluated: 1,
+      coverage_percentage: 40,
+    });
     expect(body).toMatchObject({ tactic: null, platform: null });
   });
 
@@ -152,10 +229,43 @@ describe('coverage summary (JSON)', () => {
     const { body } = await get('/reports/coverage-summary');
     expect(body.by_tactic).toEqual([
       // Execution: T1001 validated, T1002 partial, T1005 not evaluated → (1 + 0.5) / 3 = 50.0 %
-      { tactic: 'Execution', short_name: 'execution', tactic_id: 'TA0002', total: 3, validated: 1, partial: 1, not_covered: 0, in_progress: 0, not_evaluated: 1, coverage_percentage: 50 },
-      { tactic: 'Persistence', short_name: 'persistence', tactic_id: 'TA0003', total: 0, validated: 0, partial: 0, not_covered: 0, in_progress: 0, not_evaluated: 0, coverage_percentage: 0 },
+      {
+        tactic: 'Execution',
+        short_name: 'execution',
+        tactic_id: 'TA0002',
+        total: 3,
+        validated: 1,
+        partial: 1,
+        not_covered: 0,
+        in_progress: 0,
+        not_evaluated: 1,
+        coverage_percentage: 50,
+      },
+      {
+        tactic: 'Persistence',
+        short_name: 'persistence',
+        tactic_id: 'TA0003',
+        total: 0,
+        validated: 0,
+        partial: 0,
+        not_covered: 0,
+        in_progress: 0,
+        not_evaluated: 0,
+        coverage_percentage: 0,
+      },
       // Defense Evasion: T1002 partial, T1003 partial, T1004 not covered → (0.5 × 2) / 3 = 33.3 %
-      { tactic: 'Defense Evasion', short_name: 'defense-evasion', tactic_id: 'TA0005', total: 3, validated: 0, partial: 2, not_covered: 1, in_progress: 0, not_evaluated: 0, coverage_percentage: 33.3 },
+      {
+        tactic: 'Defense Evasion',
+        short_name: 'defense-evasion',
+        tactic_id: 'TA0005',
+        total: 3,
+        validated: 0,
+        partial: 2,
+        not_covered: 1,
+        in_progress: 0,
+        not_evaluated: 0,
+        coverage_percentage: 33.3,
+      },
     ]);
   });
 
@@ -164,11 +274,42 @@ describe('coverage summary (JSON)', () => {
     const rows = Object.fromEntries(body.techniques.map((row: any) => [row.ttp_id, row]));
     expect(Object.keys(rows)).toEqual(['T1001', 'T1002', 'T1003', 'T1004', 'T1005']);
     // T1001: tA validated, tB rejected, tI validated (latest, detected, decided 3 days ago)
-    expect(rows.T1001).toMatchObject({ name: NAMES.T1001, tactics: ['Execution'], status: 'validated', tests_total: 3, tests_validated: 2, tests_rejected: 1, tests_open: 0, last_result: 'detected' });
+    expect(rows.T1001).toMatchObject({
+      name: NAMES.T1001,
+      tactics: ['Execution'],
+      status: 'validated',
+      tests_total: 3,
+      tests_validated: 2,
+      tests_rejected: 1,
+      tests_open: 0,
+      last_result: 'detected',
+    });
     expect(rows.T1001.last_validated_at).toBe(daysAgo(3).toISOString());
-    expect(rows.T1002).toMatchObject({ tactics: ['Execution', 'Defense Evasion'], platforms: ['Windows', 'Linux'], tests_total: 2, tests_validated: 1, tests_open: 1, last_result: 'partially_detected', last_validated_at: '2024-11-20T09:00:00.000Z' });
-    expect(rows.T1004).toMatchObject({ status: 'not_covered', tests_total: 3, tests_validated: 2, tests_rejected: 0, tests_open: 1, last_result: 'not_detected' });
-    expect(rows.T1005).toMatchObject({ status: 'not_evaluated', tests_total: 0, tests_validated: 0, tests_open: 0, last_result: null, last_validated_at: null });
+    expect(rows.T1002).toMatchObject({
+      tactics: ['Execution', 'Defense Evasion'],
+      platforms: ['Windows', 'Linux'],
+      tests_total: 2,
+      tests_validated: 1,
+      tests_open: 1,
+      last_result: 'partially_detected',
+      last_validated_at: '2024-11-20T09:00:00.000Z',
+    });
+    expect(rows.T1004).toMatchObject({
+      status: 'not_covered',
+      tests_total: 3,
+      tests_validated: 2,
+      tests_rejected: 0,
+      tests_open: 1,
+      last_result: 'not_detected',
+    });
+    expect(rows.T1005).toMatchObject({
+      status: 'not_evaluated',
+      tests_total: 0,
+      tests_validated: 0,
+      tests_open: 0,
+      last_result: null,
+      last_validated_at: null,
+    });
   });
 
   it('filters by tactic (name, short name or TA id) and platform, and GraphQL answers the same', async () => {
@@ -189,9 +330,21 @@ describe('coverage summary (JSON)', () => {
       {},
       viewer,
     );
-    expect(graphql.data.coverageReport).toEqual({ totals: { total: 2, coveragePercentage: 50 }, techniques: [{ ttpId: 'T1002', testsTotal: 2 }, { ttpId: 'T1003', testsTotal: 1 }] });
-    expect(await get('/reports/coverage-summary?tactic=nowhere')).toMatchObject({ status: 200, body: { totals: { total: 0, coverage_percentage: 0 } } });
-    expect(await get(`/reports/coverage-summary?tactic=${'x'.repeat(101)}`)).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'tactic' } });
+    expect(graphql.data.coverageReport).toEqual({
+      totals: { total: 2, coveragePercentage: 50 },
+      techniques: [
+        { ttpId: 'T1002', testsTotal: 2 },
+        { ttpId: 'T1003', testsTotal: 1 },
+      ],
+    });
+    expect(await get('/reports/coverage-summary?tactic=nowhere')).toMatchObject({
+      status: 200,
+      body: { totals: { total: 0, coverage_percentage: 0 } },
+    });
+    expect(await get(`/reports/coverage-summary?tactic=${'x'.repeat(101)}`)).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'tactic' },
+    });
   });
 });
 
@@ -208,7 +361,8 @@ describe('coverage CSV', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="coverage-report-\d{4}-\d{2}-\d{2}\.csv"$/);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(response.bytes);
     expect(text.charCodeAt(0)).toBe(0xfeff);
-    const header = 'ttp_id,name,tactics,platforms,status,tests_total,tests_validated,tests_rejected,tests_open,last_result,last_validated_at';
+    const header =
+      'ttp_id,name,tactics,platforms,status,tests_total,tests_validated,tests_rejected,tests_open,last_result,last_validated_at';
     expect(text.slice(1)).toMatch(new RegExp(`^${header}\r\n`));
     expect(text.endsWith('\r\n')).toBe(true);
     // quoted fields: commas and doubled quotes, embedded line breaks
@@ -223,7 +377,12 @@ describe('coverage CSV', () => {
     expect(byId.T1002.name).toBe(`'${NAMES.T1002}`);
     expect(byId.T1003.name).toBe('Multi\nline\r\nname');
     expect(byId.T1005.name).toBe(`'${NAMES.T1005}`);
-    expect(byId.T1002).toMatchObject({ tactics: 'Execution; Defense Evasion', platforms: 'Windows; Linux', tests_total: '2', last_result: 'partially_detected' });
+    expect(byId.T1002).toMatchObject({
+      tactics: 'Execution; Defense Evasion',
+      platforms: 'Windows; Linux',
+      tests_total: '2',
+      last_result: 'partially_detected',
+    });
     expect(byId.T1005).toMatchObject({ last_result: '', last_validated_at: '' });
   });
 
@@ -273,14 +432,21 @@ describe('test results', () => {
     expect(body).toMatchObject({ total: 3, offset: 0, limit: 2 });
     expect(body.items.map((test: any) => test.id)).toEqual([ids.tD, ids.tC]);
     expect(body.by_state).toMatchObject({ validated: 3, rejected: 1 });
-    const graphql = await app.graphql('{ testResultsReport(filter: { state: rejected }) { total items { name technique { ttpId } } } }', {}, viewer);
+    const graphql = await app.graphql(
+      '{ testResultsReport(filter: { state: rejected }) { total items { name technique { ttpId } } } }',
+      {},
+      viewer,
+    );
     expect(graphql.data.testResultsReport).toEqual({ total: 1, items: [{ name: 'Test tB', technique: { ttpId: 'T1001' } }] });
   });
 
   it('refuses bad dates, reversed ranges, unknown states and oversized pages', async () => {
     expect(await get('/reports/test-results?date_from=2024-02-30')).toMatchObject({ status: 400, body: { field: 'date_from' } });
     expect(await get('/reports/test-results?date_to=yesterday')).toMatchObject({ status: 400, body: { field: 'date_to' } });
-    expect(await get('/reports/test-results?date_from=2024-12-01&date_to=2024-11-01')).toMatchObject({ status: 400, body: { field: 'date_to' } });
+    expect(await get('/reports/test-results?date_from=2024-12-01&date_to=2024-11-01')).toMatchObject({
+      status: 400,
+      body: { field: 'date_to' },
+    });
     expect(await get('/reports/test-results?state=finished')).toMatchObject({ status: 400, body: { field: 'state' } });
     expect(await get('/reports/test-results?limit=201')).toMatchObject({ status: 400, body: { field: 'limit' } });
   });
@@ -300,14 +466,20 @@ describe('remediation status', () => {
       remediation_assignee: ids.creator,
       remediation_assignee_user: { id: ids.creator, username: 'report_lead', display_name: null },
     });
-    expect(body.items.find((item: any) => item.id === ids.tD)).toMatchObject({ remediation_assignee: null, remediation_assignee_user: null });
+    expect(body.items.find((item: any) => item.id === ids.tD)).toMatchObject({
+      remediation_assignee: null,
+      remediation_assignee_user: null,
+    });
   });
 
   it('filters by status and refuses an unknown one', async () => {
     const { body } = await get('/reports/remediation-status?status=pending');
     expect(body.items.map((item: any) => item.id).sort()).toEqual([ids.tD, ids.tE].sort());
     expect(body).toMatchObject({ total: 2, by_status: { pending: 2, in_progress: 1, completed: 1, not_applicable: 1 } });
-    expect(await get('/reports/remediation-status?status=done')).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'status' } });
+    expect(await get('/reports/remediation-status?status=done')).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'status' },
+    });
   });
 });
 
@@ -316,7 +488,9 @@ describe('generated documents', () => {
     const first = await download('/reports/generate/coverage-summary');
     const again = await download('/reports/generate/coverage-summary');
     expect(Buffer.from(again.bytes).equals(Buffer.from(first.bytes))).toBe(true);
-    const technique = await app.services.prisma.technique.findFirstOrThrow({ where: { statusGlobal: 'not_evaluated', revoked: false, deprecated: false } });
+    const technique = await app.services.prisma.technique.findFirstOrThrow({
+      where: { statusGlobal: 'not_evaluated', revoked: false, deprecated: false },
+    });
     await app.services.prisma.technique.update({ where: { id: technique.id }, data: { statusGlobal: 'not_covered' } });
     try {
       const changed = await download('/reports/generate/coverage-summary');
@@ -330,14 +504,36 @@ describe('generated documents', () => {
     const { status, body } = await get('/reports/generate/coverage-summary?format=json');
     expect(status).toBe(200);
     expect(body).toMatchObject({ kind: 'coverage_summary', title: 'Coverage summary' });
-    expect(body.coverage).toEqual({ total_techniques: 5, validated: 1, partial: 2, not_covered: 1, in_progress: 0, not_evaluated: 1, coverage_percentage: 40 });
-    expect(body.by_tactic.map((row: any) => [row.tactic, row.coverage_percentage])).toEqual([['Execution', 50], ['Persistence', 0], ['Defense Evasion', 33.3]]);
+    expect(body.coverage).toEqual({
+      total_techniques: 5,
+      validated: 1,
+      partial: 2,
+      not_covered: 1,
+      in_progress: 0,
+      not_evaluated: 1,
+      coverage_percentage: 40,
+    });
+    expect(body.by_tactic.map((row: any) => [row.tactic, row.coverage_percentage])).toEqual([
+      ['Execution', 50],
+      ['Persistence', 0],
+      ['Defense Evasion', 33.3],
+    ]);
     expect(body.techniques).toHaveLength(5);
     const graphql = await app.graphql('{ generatedReport(kind: coverage_summary) }', {}, viewer);
     expect({ ...graphql.data.generatedReport, generated_at: null }).toEqual({ ...body, generated_at: null });
 
     const pdf = await pdfReport('/reports/generate/coverage-summary');
-    for (const text of ['Coverage summary', 'Coverage 40.0%', 'Techniques 5', 'Validated 1', 'Partial 2', 'Not covered 1', 'Not evaluated 1', 'Techniques by coverage status', 'Coverage by tactic']) {
+    for (const text of [
+      'Coverage summary',
+      'Coverage 40.0%',
+      'Techniques 5',
+      'Validated 1',
+      'Partial 2',
+      'Not covered 1',
+      'Not evaluated 1',
+      'Techniques by coverage status',
+      'Coverage by tactic',
+    ]) {
       expect(pdf.text).toContain(text);
     }
     expect(pdf.text).toMatch(/Execution 3 1 1 0 0 1 50\.0%/);
@@ -349,7 +545,16 @@ describe('generated documents', () => {
     const { body } = await get('/reports/generate/executive-summary?format=json');
     expect(body.coverage.coverage_percentage).toBe(40);
     // in the last 90 days: executed tE, tF, tG, tI; validated tE (partial), tF (missed), tI (detected) → (1 + 0.5) / 3 = 50.0 %
-    expect(body.tests).toEqual({ executed: 4, validated: 3, rejected: 0, open_now: 2, detected: 1, partially_detected: 1, not_detected: 1, detection_rate: 50 });
+    expect(body.tests).toEqual({
+      executed: 4,
+      validated: 3,
+      rejected: 0,
+      open_now: 2,
+      detected: 1,
+      partially_detected: 1,
+      not_detected: 1,
+      detection_rate: 50,
+    });
     expect(body.remediation).toEqual({ pending: 2, in_progress: 1, completed: 1, not_applicable: 1 });
     expect(body.campaigns).toEqual({ active: 1, completed_in_period: 0 });
     // not covered first, then partial by risk score (T1003: 80) then by actors, then never evaluated
@@ -362,16 +567,41 @@ describe('generated documents', () => {
     expect(new Date(body.period.to).getTime() - new Date(body.period.from).getTime()).toBe(90 * DAY);
 
     const pdf = await pdfReport('/reports/generate/executive-summary');
-    for (const text of ['Executive summary', 'Coverage 40.0%', 'Tests executed 4', 'Tests validated 3', 'Detection rate 50.0%', 'Open tests now 2', 'Top coverage gaps', 'T1004 Plain technique Not covered - 0 3', 'T1003']) {
+    for (const text of [
+      'Executive summary',
+      'Coverage 40.0%',
+      'Tests executed 4',
+      'Tests validated 3',
+      'Detection rate 50.0%',
+      'Open tests now 2',
+      'Top coverage gaps',
+      'T1004 Plain technique Not covered - 0 3',
+      'T1003',
+    ]) {
       expect(pdf.text).toContain(text);
     }
   });
 
   it('quarterly summary of a past quarter: activity by month, trend from snapshots, completed campaigns', async () => {
     const { body } = await get('/reports/generate/quarterly-summary?year=2024&quarter=4&format=json');
-    expect(body.period).toEqual({ year: 2024, quarter: 4, from: '2024-10-01T00:00:00.000Z', to: '2025-01-01T00:00:00.000Z', label: 'Q4 2024' });
+    expect(body.period).toEqual({
+      year: 2024,
+      quarter: 4,
+      from: '2024-10-01T00:00:00.000Z',
+      to: '2025-01-01T00:00:00.000Z',
+      label: 'Q4 2024',
+    });
     // executed tA, tB, tC, tD; validated tA (detected), tC (partial) — tD was decided in January; rejected tB → (1 + 0.5) / 2 = 75.0 %
-    expect(body.tests).toEqual({ executed: 4, validated: 2, rejected: 1, open_now: 2, detected: 1, partially_detected: 1, not_detected: 0, detection_rate: 75 });
+    expect(body.tests).toEqual({
+      executed: 4,
+      validated: 2,
+      rejected: 1,
+      open_now: 2,
+      detected: 1,
+      partially_detected: 1,
+      not_detected: 0,
+      detection_rate: 75,
+    });
     expect(body.by_month).toEqual([
       { month: '2024-10', executed: 1, validated: 1, rejected: 0 },
       { month: '2024-11', executed: 2, validated: 1, rejected: 1 },
@@ -387,7 +617,19 @@ describe('generated documents', () => {
     });
 
     const pdf = await pdfReport('/reports/generate/quarterly-summary?year=2024&quarter=4');
-    for (const text of ['Quarterly summary Q4 2024', 'Coverage 40.0%', 'Coverage at start 20.0%', 'Coverage at end 30.0%', 'Change +10.0 pts', 'Tests executed 4', 'Tests validated 2', 'Detection rate 75.0%', 'Tests validated per month', '2024-11 2 1 1', 'Operation Violet 2024-12-15 5 3']) {
+    for (const text of [
+      'Quarterly summary Q4 2024',
+      'Coverage 40.0%',
+      'Coverage at start 20.0%',
+      'Coverage at end 30.0%',
+      'Change +10.0 pts',
+      'Tests executed 4',
+      'Tests validated 2',
+      'Detection rate 75.0%',
+      'Tests validated per month',
+      '2024-11 2 1 1',
+      'Operation Violet 2024-12-15 5 3',
+    ]) {
       expect(pdf.text).toContain(text);
     }
   });
@@ -399,7 +641,10 @@ describe('generated documents', () => {
     expect(body.period).toMatchObject({ year: today.getUTCFullYear(), quarter, label: `Q${quarter} ${today.getUTCFullYear()}` });
     // a running quarter ends at the live coverage
     expect(body.coverage_trend.end).toBe(40);
-    expect(await get('/reports/generate/quarterly-summary?quarter=5&format=json')).toMatchObject({ status: 400, body: { field: 'quarter' } });
+    expect(await get('/reports/generate/quarterly-summary?quarter=5&format=json')).toMatchObject({
+      status: 400,
+      body: { field: 'quarter' },
+    });
     expect(await get('/reports/generate/quarterly-summary?year=later')).toMatchObject({ status: 400, body: { field: 'year' } });
     expect(await get('/reports/generate/quarterly-summary?year=2100&quarter=1')).toMatchObject({ status: 400, body: { field: 'quarter' } });
   });
@@ -407,7 +652,12 @@ describe('generated documents', () => {
   it('purple campaign: the campaign, its test figures per state and technique, and every test', async () => {
     const { body } = await get(`/reports/generate/purple-campaign/${ids.C1}?format=json`);
     expect(body).toMatchObject({ kind: 'purple_campaign', title: 'Purple campaign: Operation Violet' });
-    expect(body.campaign).toMatchObject({ id: ids.C1, status: 'completed', threat_actor: 'APT Test', completed_at: '2024-12-15T12:00:00.000Z' });
+    expect(body.campaign).toMatchObject({
+      id: ids.C1,
+      status: 'completed',
+      threat_actor: 'APT Test',
+      completed_at: '2024-12-15T12:00:00.000Z',
+    });
     // tA detected, tC partial, tD missed (validated); tB rejected; tG in review → (1 + 0.5) / 3 = 50.0 %
     expect(body.figures).toEqual({
       total: 5,
@@ -418,21 +668,64 @@ describe('generated documents', () => {
       detection_rate: 50,
     });
     expect(body.techniques).toEqual([
-      { ttp_id: 'T1001', name: NAMES.T1001, status: 'validated', tests_total: 2, tests_validated: 1, detected: 1, partially_detected: 0, not_detected: 0 },
-      { ttp_id: 'T1002', name: NAMES.T1002, status: 'partial', tests_total: 2, tests_validated: 1, detected: 0, partially_detected: 1, not_detected: 0 },
-      { ttp_id: 'T1004', name: 'Plain technique', status: 'not_covered', tests_total: 1, tests_validated: 1, detected: 0, partially_detected: 0, not_detected: 1 },
+      {
+        ttp_id: 'T1001',
+        name: NAMES.T1001,
+        status: 'validated',
+        tests_total: 2,
+        tests_validated: 1,
+        detected: 1,
+        partially_detected: 0,
+        not_detected: 0,
+      },
+      {
+        ttp_id: 'T1002',
+        name: NAMES.T1002,
+        status: 'partial',
+        tests_total: 2,
+        tests_validated: 1,
+        detected: 0,
+        partially_detected: 1,
+        not_detected: 0,
+      },
+      {
+        ttp_id: 'T1004',
+        name: 'Plain technique',
+        status: 'not_covered',
+        tests_total: 1,
+        tests_validated: 1,
+        detected: 0,
+        partially_detected: 0,
+        not_detected: 1,
+      },
     ]);
     expect(body.tests.map((test: any) => test.name)).toEqual(['Test tA', 'Test tB', 'Test tC', 'Test tG', 'Test tD']);
 
     const pdf = await pdfReport(`/reports/generate/purple-campaign/${ids.C1}`);
-    for (const text of ['Purple campaign: Operation Violet', 'Threat actor APT Test', 'Tests 5', 'Validated 3', 'Rejected 1', 'Detection rate 50.0%', 'Tests by state', 'Test tG T1002 In review']) {
+    for (const text of [
+      'Purple campaign: Operation Violet',
+      'Threat actor APT Test',
+      'Tests 5',
+      'Validated 3',
+      'Rejected 1',
+      'Detection rate 50.0%',
+      'Tests by state',
+      'Test tG T1002 In review',
+    ]) {
       expect(pdf.text).toContain(text);
     }
   });
 
   it('technique: by ttp id or id, with score, risk and tests', async () => {
     const { body } = await get('/reports/generate/technique/T1004?format=json');
-    expect(body.technique).toMatchObject({ id: ids.T1004, ttp_id: 'T1004', tactics: ['Defense Evasion'], platforms: ['macOS'], status: 'not_covered', description: 'Hides things.' });
+    expect(body.technique).toMatchObject({
+      id: ids.T1004,
+      ttp_id: 'T1004',
+      tactics: ['Defense Evasion'],
+      platforms: ['macOS'],
+      status: 'not_covered',
+      description: 'Hides things.',
+    });
     // tD and tF missed, tH draft → 0 / 2 = 0.0 %
     expect(body.figures).toMatchObject({ total: 3, by_state: { validated: 2, draft: 1 }, detected: 0, not_detected: 2, detection_rate: 0 });
     const expected = (await techniqueScores(app.services, [ids.T1004])).get(ids.T1004)!;
@@ -450,7 +743,14 @@ describe('generated documents', () => {
 
     const pdf = await pdfReport('/reports/generate/technique/T1002');
     // T1002: tC partially detected (validated), tG in review → 0.5 / 1 = 50.0 %
-    for (const text of ['Technique T1002:', 'Threat actors 1: APT Test', 'Tests 2', 'Validated 1', 'Detection rate 50.0%', 'Test tC Validated Partially detected']) {
+    for (const text of [
+      'Technique T1002:',
+      'Threat actors 1: APT Test',
+      'Tests 2',
+      'Validated 1',
+      'Detection rate 50.0%',
+      'Test tC Validated Partially detected',
+    ]) {
       expect(pdf.text).toContain(text);
     }
   });
@@ -470,7 +770,10 @@ describe('generated documents', () => {
     expect(await get(`/reports/generate/purple-campaign/${randomUUID()}`)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(await get('/reports/generate/purple-campaign/not-a-uuid')).toMatchObject({ status: 404 });
     expect(await get('/reports/generate/technique/T0000')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await get('/reports/generate/coverage-summary?format=docx')).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'format' } });
+    expect(await get('/reports/generate/coverage-summary?format=docx')).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'format' },
+    });
     const missingId = await app.graphql('{ generatedReport(kind: technique) }', {}, viewer);
     expect(missingId.errors?.[0].extensions.code).toBe('VALIDATION_ERROR');
   });

@@ -20,9 +20,30 @@ import { countQueries } from './helpers/queries.ts';
  * max actors = 3, so prevalence = ln(1 + n) / ln 4: n=3 → 1, n=1 → ln 2 / ln 4 = 0.5, n=2 → ln 3 / ln 4 = 0.79248…, n=0 → 0.
  * impact = weight × (0.25 + 0.75 × prevalence) (4 decimals); score = impact × likelihood × 100 (2 decimals).
  */
-const EXPECTED: Record<string, { status: CoverageStatus; impact: number; likelihood: number; score: number; actors: number; weight: number; level: string; impactLevel: string }> = {
+const EXPECTED: Record<
+  string,
+  {
+    status: CoverageStatus;
+    impact: number;
+    likelihood: number;
+    score: number;
+    actors: number;
+    weight: number;
+    level: string;
+    impactLevel: string;
+  }
+> = {
   // weight 1 (initial-access) × (0.25 + 0.75 × 1) = 1; 1 × 0.8 × 100 = 80
-  T9501: { status: 'not_evaluated', impact: 1, likelihood: 0.8, score: 80, actors: 3, weight: 1, level: 'critical', impactLevel: 'critical' },
+  T9501: {
+    status: 'not_evaluated',
+    impact: 1,
+    likelihood: 0.8,
+    score: 80,
+    actors: 3,
+    weight: 1,
+    level: 'critical',
+    impactLevel: 'critical',
+  },
   // max(discovery 0.5, credential-access 1) = 1; 1 × (0.25 + 0.75 × 0.5) = 0.625; 0.625 × 0.1 × 100 = 6.25
   T9502: { status: 'validated', impact: 0.625, likelihood: 0.1, score: 6.25, actors: 1, weight: 1, level: 'low', impactLevel: 'critical' },
   // 0.5 (discovery) × (0.25 + 0.75 × 1) = 0.5; 0.5 × 0.9 × 100 = 45
@@ -32,11 +53,38 @@ const EXPECTED: Record<string, { status: CoverageStatus; impact: number; likelih
   // revoked and deprecated actors do not count: 1 (execution) × (0.25 + 0) = 0.25; 0.25 × 0.6 × 100 = 15
   T9505: { status: 'in_progress', impact: 0.25, likelihood: 0.6, score: 15, actors: 0, weight: 1, level: 'low', impactLevel: 'medium' },
   // no tactic: default weight 0.6 × 0.625 = 0.375; 0.375 × 0.8 × 100 = 30
-  T9506: { status: 'not_evaluated', impact: 0.375, likelihood: 0.8, score: 30, actors: 1, weight: 0.6, level: 'medium', impactLevel: 'medium' },
+  T9506: {
+    status: 'not_evaluated',
+    impact: 0.375,
+    likelihood: 0.8,
+    score: 30,
+    actors: 1,
+    weight: 0.6,
+    level: 'medium',
+    impactLevel: 'medium',
+  },
   // 1 × (0.25 + 0.75 × 0.792481) = 0.844361 → 0.8444; 0.8444 × 0.9 × 100 = 75.996 → 76
-  T9508: { status: 'not_covered', impact: 0.8444, likelihood: 0.9, score: 76, actors: 2, weight: 1, level: 'critical', impactLevel: 'critical' },
+  T9508: {
+    status: 'not_covered',
+    impact: 0.8444,
+    likelihood: 0.9,
+    score: 76,
+    actors: 2,
+    weight: 1,
+    level: 'critical',
+    impactLevel: 'critical',
+  },
   // 1 (credential-access) × 0.625 = 0.625; 0.625 × 0.8 × 100 = 50
-  'T9508.001': { status: 'not_evaluated', impact: 0.625, likelihood: 0.8, score: 50, actors: 1, weight: 1, level: 'high', impactLevel: 'critical' },
+  'T9508.001': {
+    status: 'not_evaluated',
+    impact: 0.625,
+    likelihood: 0.8,
+    score: 50,
+    actors: 1,
+    weight: 1,
+    level: 'high',
+    impactLevel: 'critical',
+  },
 };
 
 let app: TestApp;
@@ -56,8 +104,16 @@ async function seed() {
     ],
   });
   const actors = new Map<string, string>();
-  for (const [externalId, flags] of [['G9001', {}], ['G9002', {}], ['G9003', {}], ['G9004', { revoked: true }], ['G9005', { deprecated: true }]] as const) {
-    const actor = await prisma.threatActor.create({ data: { stixId: `intrusion-set--${externalId}`, externalId, name: `Actor ${externalId}`, ...flags } });
+  for (const [externalId, flags] of [
+    ['G9001', {}],
+    ['G9002', {}],
+    ['G9003', {}],
+    ['G9004', { revoked: true }],
+    ['G9005', { deprecated: true }],
+  ] as const) {
+    const actor = await prisma.threatActor.create({
+      data: { stixId: `intrusion-set--${externalId}`, externalId, name: `Actor ${externalId}`, ...flags },
+    });
     actors.set(externalId, actor.id);
   }
   const techniques: [string, string | null, string[], CoverageStatus, string[], Record<string, unknown>?][] = [
@@ -73,7 +129,9 @@ async function seed() {
   ];
   let use = 0;
   for (const [ttpId, tactic, tactics, statusGlobal, users, extra] of techniques) {
-    const technique = await prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic, tactics, statusGlobal, ...extra } });
+    const technique = await prisma.technique.create({
+      data: { ttpId, name: `Technique ${ttpId}`, tactic, tactics, statusGlobal, ...extra },
+    });
     techniqueIds.set(ttpId, technique.id);
     await prisma.threatActorTechnique.createMany({
       data: users.map((externalId) => ({ stixId: `relationship--${++use}`, actorId: actors.get(externalId)!, techniqueId: technique.id })),
@@ -98,7 +156,12 @@ describe('before any computation', () => {
     expect((await app.api('GET', '/risk/recommendations', { token: viewer })).body).toEqual([]);
     const matrix = (await app.api('GET', '/risk/matrix', { token: viewer })).body;
     expect(matrix).toMatchObject({ computed_at: null, total: 0 });
-    expect(matrix.rows.map((row: any) => [row.impact_level, row.total])).toEqual([['critical', 0], ['high', 0], ['medium', 0], ['low', 0]]);
+    expect(matrix.rows.map((row: any) => [row.impact_level, row.total])).toEqual([
+      ['critical', 0],
+      ['high', 0],
+      ['medium', 0],
+      ['low', 0],
+    ]);
     const summary = (await app.api('GET', '/risk/summary', { token: viewer })).body;
     expect(summary).toMatchObject({
       computed_at: null,
@@ -117,7 +180,10 @@ describe('before any computation', () => {
 describe('POST /risk/compute', () => {
   it('is for leads and admins only', async () => {
     for (const role of ['red_tech', 'blue_tech', 'viewer'] as const) {
-      expect(await app.api('POST', '/risk/compute', { token: await app.tokenFor(role), body: {} })).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(await app.api('POST', '/risk/compute', { token: await app.tokenFor(role), body: {} })).toMatchObject({
+        status: 403,
+        body: { code: 'FORBIDDEN' },
+      });
     }
     expect(await app.api('POST', '/risk/compute', { body: {} })).toMatchObject({ status: 401 });
   });
@@ -138,13 +204,28 @@ describe('POST /risk/compute', () => {
     expect(response.body.computed_at).toBe(stored!.computedAt.toISOString());
     expect(events).toEqual([{ profiles: 8 }]);
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'compute_risk' }, orderBy: { timestamp: 'desc' } });
-    expect(audit).toMatchObject({ entityType: 'risk_profile', details: { profiles: 8, removed: 0, computed_at: response.body.computed_at } });
+    expect(audit).toMatchObject({
+      entityType: 'risk_profile',
+      details: { profiles: 8, removed: 0, computed_at: response.body.computed_at },
+    });
   });
 
   it('stores the hand-computed impact, likelihood and score of each technique with every term', async () => {
     const rows = await app.services.prisma.riskProfile.findMany({ include: { technique: { select: { ttpId: true } } } });
-    expect(Object.fromEntries(rows.map((row) => [row.technique.ttpId, { impact: row.impact, likelihood: row.likelihood, score: row.score, actors: row.actorCount, weight: row.tacticWeight }]))).toEqual(
-      Object.fromEntries(Object.entries(EXPECTED).map(([ttpId, e]) => [ttpId, { impact: e.impact, likelihood: e.likelihood, score: e.score, actors: e.actors, weight: e.weight }])),
+    expect(
+      Object.fromEntries(
+        rows.map((row) => [
+          row.technique.ttpId,
+          { impact: row.impact, likelihood: row.likelihood, score: row.score, actors: row.actorCount, weight: row.tacticWeight },
+        ]),
+      ),
+    ).toEqual(
+      Object.fromEntries(
+        Object.entries(EXPECTED).map(([ttpId, e]) => [
+          ttpId,
+          { impact: e.impact, likelihood: e.likelihood, score: e.score, actors: e.actors, weight: e.weight },
+        ]),
+      ),
     );
     const t9508 = rows.find((row) => row.technique.ttpId === 'T9508')!;
     expect(t9508.details).toEqual({
@@ -161,7 +242,11 @@ describe('POST /risk/compute', () => {
       likelihood: 0.9,
       score: 76,
     });
-    expect(rows.find((row) => row.technique.ttpId === 'T9506')!.details).toMatchObject({ weighted_tactic: null, tactic_weight: 0.6, prevalence: 0.5 });
+    expect(rows.find((row) => row.technique.ttpId === 'T9506')!.details).toMatchObject({
+      weighted_tactic: null,
+      tactic_weight: 0.6,
+      prevalence: 0.5,
+    });
   });
 });
 
@@ -205,8 +290,17 @@ describe('GET /risk/profiles', () => {
   });
 
   it('rejects bad filters with 400 naming the parameter', async () => {
-    for (const [query, field] of [['min_score=101', 'min_score'], ['min_score=high', 'min_score'], ['status=great', 'status'], ['level=severe', 'level'], ['limit=201', 'limit']]) {
-      expect(await app.api('GET', `/risk/profiles?${query}`, { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field } });
+    for (const [query, field] of [
+      ['min_score=101', 'min_score'],
+      ['min_score=high', 'min_score'],
+      ['status=great', 'status'],
+      ['level=severe', 'level'],
+      ['limit=201', 'limit'],
+    ]) {
+      expect(await app.api('GET', `/risk/profiles?${query}`, { token: viewer })).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR', field },
+      });
     }
   });
 
@@ -224,7 +318,10 @@ describe('GET /risk/matrix', () => {
     expect(matrix.total).toBe(8);
     expect(matrix.computed_at).not.toBeNull();
     const grid = Object.fromEntries(
-      matrix.rows.map((row: any) => [row.impact_level, Object.fromEntries(row.cells.filter((cell: any) => cell.count).map((cell: any) => [cell.status, [cell.count, cell.ttp_ids]]))]),
+      matrix.rows.map((row: any) => [
+        row.impact_level,
+        Object.fromEntries(row.cells.filter((cell: any) => cell.count).map((cell: any) => [cell.status, [cell.count, cell.ttp_ids]])),
+      ]),
     );
     expect(grid).toEqual({
       // impact ≥ 0.6: T9501 (1), T9508 (0.8444), T9502 and T9508.001 (0.625)
@@ -236,7 +333,13 @@ describe('GET /risk/matrix', () => {
       low: {},
     });
     expect(matrix.rows.map((row: any) => row.total)).toEqual([4, 2, 2, 0]);
-    expect(matrix.rows[0].cells.map((cell: any) => cell.status)).toEqual(['not_evaluated', 'in_progress', 'validated', 'partial', 'not_covered']);
+    expect(matrix.rows[0].cells.map((cell: any) => cell.status)).toEqual([
+      'not_evaluated',
+      'in_progress',
+      'validated',
+      'partial',
+      'not_covered',
+    ]);
   });
 });
 
@@ -285,11 +388,21 @@ describe('GET /risk/recommendations and /risk/top', () => {
       ['T9505', 15, 'used by no tracked actor, execution tactic (weight 1), test in progress'],
     ]);
     expect(ttpIds((await app.api('GET', '/risk/recommendations?limit=2', { token: viewer })).body)).toEqual(['T9501', 'T9508']);
-    expect(await app.api('GET', '/risk/recommendations?limit=51', { token: viewer })).toMatchObject({ status: 400, body: { field: 'limit' } });
+    expect(await app.api('GET', '/risk/recommendations?limit=51', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'limit' },
+    });
   });
 
   it('top lists the uncovered techniques (not partial, not validated) and validates limit', async () => {
-    expect(ttpIds((await app.api('GET', '/risk/top', { token: viewer })).body)).toEqual(['T9501', 'T9508', 'T9508.001', 'T9503', 'T9506', 'T9505']);
+    expect(ttpIds((await app.api('GET', '/risk/top', { token: viewer })).body)).toEqual([
+      'T9501',
+      'T9508',
+      'T9508.001',
+      'T9503',
+      'T9506',
+      'T9505',
+    ]);
     const three = (await app.api('GET', '/risk/top?limit=3', { token: viewer })).body;
     expect(three.map((item: any) => [item.ttp_id, item.status, item.score])).toEqual([
       ['T9501', 'not_evaluated', 80],
@@ -298,7 +411,10 @@ describe('GET /risk/recommendations and /risk/top', () => {
     ]);
     expect((await app.api('GET', '/risk/top?limit=100', { token: viewer })).status).toBe(200);
     for (const limit of ['0', '101', '-1', 'ten', '2.5']) {
-      expect(await app.api('GET', `/risk/top?limit=${limit}`, { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
+      expect(await app.api('GET', `/risk/top?limit=${limit}`, { token: viewer })).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR', field: 'limit' },
+      });
     }
   });
 });
@@ -323,14 +439,23 @@ describe('GraphQL', () => {
         details: expect.objectContaining({ actor_count: 3, prevalence: 1, impact: 1, likelihood: 0.8 }),
       },
     ]);
-    expect(data.technique.riskProfile).toEqual({ impact: 0.5, likelihood: 0.4, score: 20, actorCount: 1, tacticWeight: 0.8, status: 'partial' });
+    expect(data.technique.riskProfile).toEqual({
+      impact: 0.5,
+      likelihood: 0.4,
+      score: 20,
+      actorCount: 1,
+      tacticWeight: 0.8,
+      status: 'partial',
+    });
     expect(data.riskSummary).toEqual({ highestRiskTactic: { tactic: 'initial-access', averageScore: 78 }, levels: { critical: 2 } });
     expect(data.riskMatrix.rows[1].cells.find((cell: any) => cell.status === 'partial')).toEqual({ status: 'partial', count: 1 });
   });
 
   it('computeRisk is a mutation for leads; a technician is refused', async () => {
     const mutation = 'mutation { computeRisk { profiles removed levels { critical high medium low } } }';
-    expect((await app.graphql(mutation, {}, await app.tokenFor('red_lead'))).data).toEqual({ computeRisk: { profiles: 8, removed: 0, levels: { critical: 2, high: 2, medium: 2, low: 2 } } });
+    expect((await app.graphql(mutation, {}, await app.tokenFor('red_lead'))).data).toEqual({
+      computeRisk: { profiles: 8, removed: 0, levels: { critical: 2, high: 2, medium: 2, low: 2 } },
+    });
     const refused = await app.graphql(mutation, {}, await app.tokenFor('red_tech'));
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -341,14 +466,19 @@ describe('recomputation', () => {
     // T9503 becomes validated; T9502 is revoked by the catalog; T9511 (impact, no uses) is added.
     expect((await app.api('PATCH', '/techniques/T9503', { token: admin, body: { status_global: 'validated' } })).status).toBe(200);
     await app.services.prisma.technique.update({ where: { ttpId: 'T9502' }, data: { revoked: true } });
-    await app.services.prisma.technique.create({ data: { ttpId: 'T9511', name: 'Technique T9511', tactic: 'Impact', tactics: ['impact'] } });
+    await app.services.prisma.technique.create({
+      data: { ttpId: 'T9511', name: 'Technique T9511', tactic: 'Impact', tactics: ['impact'] },
+    });
 
     const before = (await app.api('GET', '/risk/profiles?tactic=discovery', { token: viewer })).body.items;
     expect(before.map((item: any) => [item.ttp_id, item.status, item.score, item.stale])).toEqual([
       ['T9503', 'not_covered', 45, true],
       ['T9502', 'validated', 6.25, true],
     ]);
-    expect((await app.api('GET', '/risk/summary', { token: viewer })).body).toMatchObject({ stale_profiles: 2, techniques_without_profile: 1 });
+    expect((await app.api('GET', '/risk/summary', { token: viewer })).body).toMatchObject({
+      stale_profiles: 2,
+      techniques_without_profile: 1,
+    });
 
     const computed = await app.api('POST', '/risk/compute', { token: await app.tokenFor('red_lead') });
     // T9503: 0.5 × 0.1 × 100 = 5 (low); T9511: 1 × 0.25 = 0.25, 0.25 × 0.8 × 100 = 20 (medium); T9502 removed.
@@ -365,7 +495,14 @@ describe('recomputation', () => {
       ['T9505', 15, false],
       ['T9503', 5, false],
     ]);
-    expect(ttpIds((await app.api('GET', '/risk/top', { token: viewer })).body)).toEqual(['T9501', 'T9508', 'T9508.001', 'T9506', 'T9511', 'T9505']);
+    expect(ttpIds((await app.api('GET', '/risk/top', { token: viewer })).body)).toEqual([
+      'T9501',
+      'T9508',
+      'T9508.001',
+      'T9506',
+      'T9511',
+      'T9505',
+    ]);
     expect((await app.api('GET', '/risk/summary', { token: viewer })).body).toMatchObject({
       total: 8,
       // (80 + 76 + 50 + 30 + 20 + 20 + 15 + 5) / 8 = 296 / 8
@@ -378,7 +515,9 @@ describe('recomputation', () => {
   it('computes 1,000 techniques and 4,000 uses with one upsert statement', async () => {
     const prisma = app.services.prisma;
     const actors = await Promise.all(
-      Array.from({ length: 40 }, (_, index) => prisma.threatActor.create({ data: { stixId: `intrusion-set--bulk-${index}`, name: `Bulk actor ${index}` } })),
+      Array.from({ length: 40 }, (_, index) =>
+        prisma.threatActor.create({ data: { stixId: `intrusion-set--bulk-${index}`, name: `Bulk actor ${index}` } }),
+      ),
     );
     const statuses: CoverageStatus[] = ['not_evaluated', 'in_progress', 'validated', 'partial', 'not_covered'];
     await prisma.technique.createMany({
@@ -389,15 +528,26 @@ describe('recomputation', () => {
         statusGlobal: statuses[index % 5],
       })),
     });
-    const bulk = await prisma.technique.findMany({ where: { ttpId: { startsWith: 'B' } }, select: { id: true }, orderBy: { ttpId: 'asc' } });
+    const bulk = await prisma.technique.findMany({
+      where: { ttpId: { startsWith: 'B' } },
+      select: { id: true },
+      orderBy: { ttpId: 'asc' },
+    });
     // technique i is used by actors i mod 40 … (i + 3) mod 40: 4 uses each, 4,000 in all
     await prisma.threatActorTechnique.createMany({
       data: bulk.flatMap((technique, index) =>
-        [0, 1, 2, 3].map((offset) => ({ stixId: `relationship--bulk-${index}-${offset}`, actorId: actors[(index + offset) % 40].id, techniqueId: technique.id })),
+        [0, 1, 2, 3].map((offset) => ({
+          stixId: `relationship--bulk-${index}-${offset}`,
+          actorId: actors[(index + offset) % 40].id,
+          techniqueId: technique.id,
+        })),
       ),
     });
     let response!: ApiResponse;
-    const statements = await countQueries(async () => (response = await app.api('POST', '/risk/compute', { token: admin })), /risk_profiles/);
+    const statements = await countQueries(
+      async () => (response = await app.api('POST', '/risk/compute', { token: admin })),
+      /risk_profiles/,
+    );
     expect(response.body).toMatchObject({ profiles: 1008, removed: 0 });
     expect(statements).toBe(1);
     // every bulk technique has 4 actors of a maximum of 4: prevalence 1, impact = tactic weight

@@ -72,7 +72,9 @@ beforeAll(async () => {
     { ttpId: 'T1000', statusGlobal: 'validated', tactics: ['execution'], revoked: true },
   ] as const;
   for (const technique of techniques) {
-    const row = await db.technique.create({ data: { name: `Technique ${technique.ttpId}`, ...technique, tactics: [...technique.tactics] } });
+    const row = await db.technique.create({
+      data: { name: `Technique ${technique.ttpId}`, ...technique, tactics: [...technique.tactics] },
+    });
     ids[technique.ttpId] = row.id;
   }
   await addTest('T1059', 'validated', 10, 'detected');
@@ -197,12 +199,20 @@ describe('tactic, threat actor and organisation scores', () => {
     }
     // execution: (90 + 52.5) / 2 = 71.25; coverage (1 validated + 0.5 × 1 partial) / 2 = 75 %
     const execution = await app.api('GET', '/scores/tactic/execution', { token: viewer });
-    expect(execution.body).toMatchObject({ score: 71.25, technique_count: 2, coverage: { validated: 1, partial: 1, coverage_percentage: 75 } });
+    expect(execution.body).toMatchObject({
+      score: 71.25,
+      technique_count: 2,
+      coverage: { validated: 1, partial: 1, coverage_percentage: 75 },
+    });
     const empty = await app.api('GET', '/scores/tactic/TA0001', { token: viewer });
     expect(empty.body).toMatchObject({ score: null, technique_count: 0, coverage: { coverage_percentage: null } });
     for (const key of ['custom-tactic', 'Custom%20Tactic']) {
       const custom = await app.api('GET', `/scores/tactic/${key}`, { token: viewer });
-      expect(custom.body).toMatchObject({ tactic: { id: null, short_name: 'custom-tactic', name: 'Custom Tactic', order: null }, score: 50, technique_count: 1 });
+      expect(custom.body).toMatchObject({
+        tactic: { id: null, short_name: 'custom-tactic', name: 'Custom Tactic', order: null },
+        score: 50,
+        technique_count: 1,
+      });
     }
     expect(await app.api('GET', '/scores/tactic/nowhere', { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
@@ -293,7 +303,13 @@ describe('score history', () => {
     const at = (start: Date) => weeks.find((week) => new Date(week.week_start).getTime() === start.getTime());
     expect(at(twoWeeksBack)).toMatchObject({ snapshot_id: last.id, score: 35.5, coverage_percentage: 25 });
     expect(at(fourWeeksBack)).toMatchObject({ score: 20, coverage_percentage: 10 });
-    expect(at(weekStart(daysAgo(7)))).toEqual({ week_start: weekStart(daysAgo(7)).toISOString(), snapshot_id: null, snapshot_at: null, score: null, coverage_percentage: null });
+    expect(at(weekStart(daysAgo(7)))).toEqual({
+      week_start: weekStart(daysAgo(7)).toISOString(),
+      snapshot_id: null,
+      snapshot_at: null,
+      score: null,
+      coverage_percentage: null,
+    });
     expect(weeks.filter((week) => week.score !== null)).toHaveLength(2);
 
     const quarter = await app.api('GET', '/scores/history', { token: viewer });
@@ -324,7 +340,10 @@ describe('score config', () => {
 
   it('weights are validated: known terms only, each from 0 to 1, adding up to 1', async () => {
     const patch = (body: unknown) => app.api('PATCH', '/scores/config', { token: admin, body });
-    expect(await patch({ weights: { coverage: -0.1, detection: 0.75 } })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'weights.coverage' } });
+    expect(await patch({ weights: { coverage: -0.1, detection: 0.75 } })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'weights.coverage' },
+    });
     expect(await patch({ weights: { detection_rate: 1.5 } })).toMatchObject({ status: 400, body: { field: 'weights.detection_rate' } });
     const sum = await patch({ weights: { coverage: 0.9 } });
     expect(sum).toMatchObject({ status: 400, body: { field: 'weights' } });
@@ -357,8 +376,14 @@ describe('score config', () => {
     const after = await app.api('GET', '/scores/organization', { token: viewer });
     expect(after.body).toMatchObject({ score: 35.42, weights: { coverage: 0.4, detection: 0.25 } });
 
-    const graphql = await app.graphql('mutation { updateScoreConfig(input: { weights: { coverage: 0.5, detection: 0.15 } }) { weights { coverage detection validationFreshness detectionRate } } }', {}, admin);
-    expect(graphql.data).toEqual({ updateScoreConfig: { weights: { coverage: 0.5, detection: 0.15, validationFreshness: 0.15, detectionRate: 0.2 } } });
+    const graphql = await app.graphql(
+      'mutation { updateScoreConfig(input: { weights: { coverage: 0.5, detection: 0.15 } }) { weights { coverage detection validationFreshness detectionRate } } }',
+      {},
+      admin,
+    );
+    expect(graphql.data).toEqual({
+      updateScoreConfig: { weights: { coverage: 0.5, detection: 0.15, validationFreshness: 0.15, detectionRate: 0.2 } },
+    });
     expect((await app.api('GET', '/scores/organization', { token: viewer })).body.score).toBe(36.67);
   });
 });

@@ -52,7 +52,10 @@ describe('change-password is throttled per user', () => {
     const user = await app.createUser();
     const token = await app.login(user.username);
     const change = (currentPassword: string) =>
-      app.api('POST', '/auth/change-password', { token, body: { current_password: currentPassword, new_password: 'a brand new passphrase 42' } });
+      app.api('POST', '/auth/change-password', {
+        token,
+        body: { current_password: currentPassword, new_password: 'a brand new passphrase 42' },
+      });
     for (let attempt = 0; attempt < 5; attempt++) {
       expect(await change(`guess number ${attempt}`)).toMatchObject({ status: 400, body: { field: 'current_password' } });
     }
@@ -68,7 +71,10 @@ describe('change-password is throttled per user', () => {
     const token = await app.login(user.username);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, attempt) =>
-        app.api('POST', '/auth/change-password', { token, body: { current_password: `guess ${attempt}`, new_password: 'another new passphrase 7' } }),
+        app.api('POST', '/auth/change-password', {
+          token,
+          body: { current_password: `guess ${attempt}`, new_password: 'another new passphrase 7' },
+        }),
       ),
     );
     const statuses = answers.map((answer) => answer.status).sort();
@@ -85,7 +91,10 @@ describe('deactivation ends sessions', () => {
     expect((await app.api('GET', '/auth/me', { token: oldToken })).status).toBe(200);
 
     expect(await app.api('DELETE', `/users/${user.id}`, { token: admin })).toMatchObject({ status: 200, body: { is_active: false } });
-    expect(await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { is_active: true } })).toMatchObject({ status: 200, body: { is_active: true } });
+    expect(await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { is_active: true } })).toMatchObject({
+      status: 200,
+      body: { is_active: true },
+    });
 
     expect(await app.api('GET', '/auth/me', { token: oldToken })).toMatchObject({ status: 401, body: { code: 'NOT_AUTHENTICATED' } });
     const fresh = await app.login(user.username);
@@ -125,7 +134,10 @@ describe('signed tokens with malformed claims', () => {
   it.each(malformed)('a token with a %s answers 401 over REST and GraphQL', async (_label, claims) => {
     const user = await app.createUser({ role: 'admin' });
     const token = await forge({ sub: user.id, ...claims });
-    expect(await app.api('GET', '/auth/me', { token })).toMatchObject({ status: 401, body: { code: 'NOT_AUTHENTICATED', detail: expect.any(String) } });
+    expect(await app.api('GET', '/auth/me', { token })).toMatchObject({
+      status: 401,
+      body: { code: 'NOT_AUTHENTICATED', detail: expect.any(String) },
+    });
     const graphql = await app.graphql('{ me { id } }', {}, token);
     expect(graphql.status).not.toBe(500);
     expect(graphql.errors?.[0]?.extensions?.code).toBe('NOT_AUTHENTICATED');

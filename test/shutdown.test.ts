@@ -74,14 +74,18 @@ describe('SIGTERM', () => {
     // A login whose body is still arriving when the signal comes: the request is in flight for certain.
     const form = new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }).toString();
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${service.base}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(form)) },
-      }, (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
-      });
+      const req = request(
+        `${service.base}/api/v1/auth/login`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(form)) },
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write(form.slice(0, 10));
       setTimeout(() => service.child.kill('SIGTERM'), 300);

@@ -162,7 +162,15 @@ describe('snapshots', () => {
     expect(reversed.body.only_in_a.map((row: any) => row.ttp_id)).toEqual(['T9509']);
 
     const same = await app.api('GET', `/snapshots/compare?a=${first.id}&b=${first.id}`, { token: viewer });
-    expect(same.body).toMatchObject({ changed: [], improved: 0, regressed: 0, unchanged: 6, only_in_a: [], only_in_b: [], coverage_change: 0 });
+    expect(same.body).toMatchObject({
+      changed: [],
+      improved: 0,
+      regressed: 0,
+      unchanged: 6,
+      only_in_a: [],
+      only_in_b: [],
+      coverage_change: 0,
+    });
   });
 
   it('lists snapshots newest first without technique rows, paginated and filtered by kind', async () => {
@@ -180,12 +188,32 @@ describe('snapshots', () => {
     const evolution = await app.api('GET', '/snapshots/evolution', { token: viewer });
     expect(evolution.body).toEqual([
       {
-        id: first.id, name: 'Baseline', kind: 'manual', date: utcDay(3, 10).toISOString(), coverage_percentage: 41.7, score: first.score,
-        total: 6, validated: 2, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 1,
+        id: first.id,
+        name: 'Baseline',
+        kind: 'manual',
+        date: utcDay(3, 10).toISOString(),
+        coverage_percentage: 41.7,
+        score: first.score,
+        total: 6,
+        validated: 2,
+        partial: 1,
+        in_progress: 1,
+        not_covered: 1,
+        not_evaluated: 1,
       },
       {
-        id: second.id, name: null, kind: 'manual', date: second.created_at, coverage_percentage: 58.3, score: second.score,
-        total: 6, validated: 3, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 0,
+        id: second.id,
+        name: null,
+        kind: 'manual',
+        date: second.created_at,
+        coverage_percentage: 58.3,
+        score: second.score,
+        total: 6,
+        validated: 3,
+        partial: 1,
+        in_progress: 1,
+        not_covered: 1,
+        not_evaluated: 0,
       },
     ]);
     const narrowed = await app.api('GET', `/snapshots/evolution?from=${utcDay(1).toISOString()}`, { token: viewer });
@@ -270,16 +298,40 @@ describe('posture history and the daily snapshot', () => {
     // → coverage (2 + 0.5 × 2) / 6 × 100 = 50.
     expect(history.body).toEqual([
       {
-        date: dateOf(utcDay(3)), snapshot_id: evening.id, coverage_percentage: 50, score: evening.score,
-        total: 6, validated: 2, partial: 2, in_progress: 1, not_covered: 1, not_evaluated: 0,
+        date: dateOf(utcDay(3)),
+        snapshot_id: evening.id,
+        coverage_percentage: 50,
+        score: evening.score,
+        total: 6,
+        validated: 2,
+        partial: 2,
+        in_progress: 1,
+        not_covered: 1,
+        not_evaluated: 0,
       },
       {
-        date: dateOf(utcDay(1)), snapshot_id: yesterday.id, coverage_percentage: 58.3, score: yesterday.score,
-        total: 6, validated: 3, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 0,
+        date: dateOf(utcDay(1)),
+        snapshot_id: yesterday.id,
+        coverage_percentage: 58.3,
+        score: yesterday.score,
+        total: 6,
+        validated: 3,
+        partial: 1,
+        in_progress: 1,
+        not_covered: 1,
+        not_evaluated: 0,
       },
       {
-        date: dateOf(utcDay(0)), snapshot_id: posture.body.id, coverage_percentage: 58.3, score: posture.body.score,
-        total: 6, validated: 3, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 0,
+        date: dateOf(utcDay(0)),
+        snapshot_id: posture.body.id,
+        coverage_percentage: 58.3,
+        score: posture.body.score,
+        total: 6,
+        validated: 3,
+        partial: 1,
+        in_progress: 1,
+        not_covered: 1,
+        not_evaluated: 0,
       },
     ]);
     const year = await app.api('GET', '/dashboard/posture-history?period=1y', { token: viewer });
@@ -330,11 +382,25 @@ describe('access and bad input', () => {
   it('bad ids, names, periods and dates answer 4xx naming the field', async () => {
     expect((await app.api('GET', '/snapshots/not-a-uuid', { token: viewer })).status).toBe(400);
     expect((await app.api('DELETE', '/snapshots/not-a-uuid', { token: admin })).status).toBe(400);
-    expect(await app.api('POST', '/snapshots', { token: admin, body: { name: '  ' } })).toMatchObject({ status: 400, body: { field: 'name' } });
-    expect(await app.api('POST', '/snapshots', { token: admin, body: { colour: 'red' } })).toMatchObject({ status: 400, body: { field: 'colour' } });
-    expect(await app.api('GET', '/dashboard/posture-history?period=7d', { token: viewer })).toMatchObject({ status: 400, body: { field: 'period' } });
-    expect(await app.api('GET', '/snapshots/evolution?from=yesterday', { token: viewer })).toMatchObject({ status: 400, body: { field: 'from' } });
-    const reversed = await app.api('GET', `/snapshots/evolution?from=${utcDay(0).toISOString()}&to=${utcDay(1).toISOString()}`, { token: viewer });
+    expect(await app.api('POST', '/snapshots', { token: admin, body: { name: '  ' } })).toMatchObject({
+      status: 400,
+      body: { field: 'name' },
+    });
+    expect(await app.api('POST', '/snapshots', { token: admin, body: { colour: 'red' } })).toMatchObject({
+      status: 400,
+      body: { field: 'colour' },
+    });
+    expect(await app.api('GET', '/dashboard/posture-history?period=7d', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'period' },
+    });
+    expect(await app.api('GET', '/snapshots/evolution?from=yesterday', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'from' },
+    });
+    const reversed = await app.api('GET', `/snapshots/evolution?from=${utcDay(0).toISOString()}&to=${utcDay(1).toISOString()}`, {
+      token: viewer,
+    });
     expect(reversed).toMatchObject({ status: 400, body: { field: 'to' } });
     expect(await app.api('GET', '/snapshots?limit=500', { token: viewer })).toMatchObject({ status: 400, body: { field: 'limit' } });
     expect(await app.api('GET', '/snapshots?kind=weekly', { token: viewer })).toMatchObject({ status: 400, body: { field: 'kind' } });

@@ -32,22 +32,32 @@ async function auditedBy(runId: string): Promise<Record<string, Record<string, n
   return audited;
 }
 
-describe('every importer\'s committed batches', () => {
+describe("every importer's committed batches", () => {
   // ATT&CK first: the mappings of D3FEND, CTID, Atomic Red Team and Sigma point at its techniques.
   const kinds: DataSourceKind[] = ['attack_enterprise', 'd3fend', 'nist_800_53', 'csa_ccm', 'atomic_red_team', 'sigma'];
 
-  it.each(kinds)('%s: each batch\'s audit entry names the run, and the run\'s committed counts are the audited ones', async (kind) => {
-    await syncDataSource(app.services, kind, SYSTEM_ACTOR);
-    const run = await app.services.prisma.dataSourceRun.findFirstOrThrow({ where: { dataSource: { kind } }, orderBy: { startedAt: 'desc' } });
-    expect(run.status, run.error ?? '').toBe('succeeded');
-    const committed = run.committed as Record<string, Record<string, number>>;
-    expect(Object.keys(committed).length, `${kind} committed nothing`).toBeGreaterThan(0);
-    expect(committed).toEqual(await auditedBy(run.id));
-  }, 180_000);
+  it.each(kinds)(
+    "%s: each batch's audit entry names the run, and the run's committed counts are the audited ones",
+    async (kind) => {
+      await syncDataSource(app.services, kind, SYSTEM_ACTOR);
+      const run = await app.services.prisma.dataSourceRun.findFirstOrThrow({
+        where: { dataSource: { kind } },
+        orderBy: { startedAt: 'desc' },
+      });
+      expect(run.status, run.error ?? '').toBe('succeeded');
+      const committed = run.committed as Record<string, Record<string, number>>;
+      expect(Object.keys(committed).length, `${kind} committed nothing`).toBeGreaterThan(0);
+      expect(committed).toEqual(await auditedBy(run.id));
+    },
+    180_000,
+  );
 
   it('a second sync of an unchanged source commits nothing', async () => {
     await syncDataSource(app.services, 'sigma', SYSTEM_ACTOR);
-    const run = await app.services.prisma.dataSourceRun.findFirstOrThrow({ where: { dataSource: { kind: 'sigma' } }, orderBy: { startedAt: 'desc' } });
+    const run = await app.services.prisma.dataSourceRun.findFirstOrThrow({
+      where: { dataSource: { kind: 'sigma' } },
+      orderBy: { startedAt: 'desc' },
+    });
     expect(run).toMatchObject({ status: 'succeeded', committed: {} });
   }, 120_000);
 });

@@ -9,7 +9,11 @@ import { startServiceProcess, waitFor, type ServiceProcess } from './helpers/ser
 
 /** Short, so that the test sees a dead sync's lease expire; the heartbeat renews it well within. */
 const LEASE_S = 10;
-const ENV = { ATTACK_ENTERPRISE_SOURCE: referenceData('attack', 'enterprise-attack-18.1.json'), SYNC_LEASE: `${LEASE_S}s`, SYNC_HEARTBEAT: '2s' };
+const ENV = {
+  ATTACK_ENTERPRISE_SOURCE: referenceData('attack', 'enterprise-attack-18.1.json'),
+  SYNC_LEASE: `${LEASE_S}s`,
+  SYNC_HEARTBEAT: '2s',
+};
 /** The tables the ATT&CK sync writes, as its batch audit entries name them, and the rows of each it owns. */
 const OWNED_ROWS: Record<string, string> = {
   tactics: 'SELECT count(*) FROM tactics',
@@ -42,7 +46,12 @@ afterAll(async () => {
 
 const count = async (sql: string) => Number((await db.query<{ count: string }>(sql)).rows[0].count);
 const runOf = async (id: string) =>
-  (await db.query<{ status: string; error: string | null; committed: any; changes: any }>('SELECT status, error, committed, changes FROM data_source_runs WHERE id = $1', [id])).rows[0];
+  (
+    await db.query<{ status: string; error: string | null; committed: any; changes: any }>(
+      'SELECT status, error, committed, changes FROM data_source_runs WHERE id = $1',
+      [id],
+    )
+  ).rows[0];
 
 async function start() {
   const service = await startServiceProcess({ DATABASE_URL: database.url, DATA_DIR: dataDir, ...ENV });
@@ -59,7 +68,12 @@ describe('an ATT&CK sync killed with SIGKILL half-way', () => {
     const interruptedId: string = queued.body.run.id;
 
     // Kill as soon as the techniques are committed: the links come later, in batches of their own.
-    await waitFor('the techniques to be committed', Date.now() + 120_000, async () => ((await count(OWNED_ROWS.techniques)) > 0 ? true : undefined), 10);
+    await waitFor(
+      'the techniques to be committed',
+      Date.now() + 120_000,
+      async () => ((await count(OWNED_ROWS.techniques)) > 0 ? true : undefined),
+      10,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
@@ -73,23 +87,41 @@ describe('an ATT&CK sync killed with SIGKILL half-way', () => {
     const second = await start();
     const admin = await second.login();
     const restartedAt = Date.now();
-    const takeover = await waitFor('a sync to be accepted', Date.now() + (LEASE_S + 15) * 1_000, async () => {
-      const response = await second.api('POST', '/data-sources/attack_enterprise/sync', admin);
-      if (response.status === 409) return undefined;
-      return response;
-    }, 500);
+    const takeover = await waitFor(
+      'a sync to be accepted',
+      Date.now() + (LEASE_S + 15) * 1_000,
+      async () => {
+        const response = await second.api('POST', '/data-sources/attack_enterprise/sync', admin);
+        if (response.status === 409) return undefined;
+        return response;
+      },
+      500,
+    );
     expect(takeover.status, JSON.stringify(takeover.body)).toBe(202);
     // At the latest once the lease has run out (the restart itself may outlast it on a loaded machine).
     expect(Date.now() - restartedAt).toBeLessThan((LEASE_S + 15) * 1_000);
-    console.info(`killed with ${killed.committed.techniques.created} techniques and ${partialLinks} actor links; a sync accepted again ${Date.now() - killedAt} ms after the kill (restart included)`);
+    console.info(
+      `killed with ${killed.committed.techniques.created} techniques and ${partialLinks} actor links; a sync accepted again ${Date.now() - killedAt} ms after the kill (restart included)`,
+    );
     const completingId: string = takeover.body.run.id;
-    await waitFor('the completing sync', Date.now() + 180_000, async () => (FINISHED.includes((await runOf(completingId)).status) ? true : undefined), 250);
+    await waitFor(
+      'the completing sync',
+      Date.now() + 180_000,
+      async () => (FINISHED.includes((await runOf(completingId)).status) ? true : undefined),
+      250,
+    );
 
     const completing = await runOf(completingId);
     expect(completing.status, completing.error ?? '').toBe('succeeded');
     const source = (await second.api('GET', '/data-sources', admin)).body.find((row: { kind: string }) => row.kind === 'attack_enterprise');
     expect(source).toMatchObject({ status: 'succeeded', error: null });
-    expect(source.item_counts).toMatchObject({ techniques: 216, sub_techniques: 475, tactics: 14, threat_actors: 172, actor_techniques: 4362 });
+    expect(source.item_counts).toMatchObject({
+      techniques: 216,
+      sub_techniques: 475,
+      tactics: 14,
+      threat_actors: 172,
+      actor_techniques: 4362,
+    });
 
     // The interrupted run is closed with its reason, and the completing run reports what it had written.
     const interrupted = await runOf(interruptedId);
@@ -107,13 +139,22 @@ describe('an ATT&CK sync killed with SIGKILL half-way', () => {
       expect({ table, audited: Number(audited.rows[0].created) }).toEqual({ table, audited: await count(sql) });
       expect((interrupted.committed[table]?.created ?? 0) + (completing.committed[table]?.created ?? 0)).toBe(await count(sql));
     }
-    const closing = await db.query("SELECT details FROM audit_logs WHERE action = 'sync_data_source' AND details->>'status' = 'interrupted'");
-    expect(closing.rows.map((row) => row.details)).toEqual([expect.objectContaining({ run_id: interruptedId, completed_by: completingId, committed: interrupted.committed })]);
+    const closing = await db.query(
+      "SELECT details FROM audit_logs WHERE action = 'sync_data_source' AND details->>'status' = 'interrupted'",
+    );
+    expect(closing.rows.map((row) => row.details)).toEqual([
+      expect.objectContaining({ run_id: interruptedId, completed_by: completingId, committed: interrupted.committed }),
+    ]);
 
     // Nothing is left stuck: a further sync is accepted at once and reports nothing new.
     const again = await second.api('POST', '/data-sources/attack_enterprise/sync', admin);
     expect(again.status).toBe(202);
-    await waitFor('the re-sync', Date.now() + 120_000, async () => (FINISHED.includes((await runOf(again.body.run.id)).status) ? true : undefined), 250);
+    await waitFor(
+      'the re-sync',
+      Date.now() + 120_000,
+      async () => (FINISHED.includes((await runOf(again.body.run.id)).status) ? true : undefined),
+      250,
+    );
     const rerun = await runOf(again.body.run.id);
     expect(rerun).toMatchObject({ status: 'succeeded', committed: {} });
     expect(rerun.changes.techniques.new).toBe(0);

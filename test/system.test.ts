@@ -38,7 +38,9 @@ describe('system', () => {
   });
 
   it('PostgreSQL sessions run with JIT compilation off', async () => {
-    const rows = await Promise.all([1, 2, 3].map(() => app.services.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`));
+    const rows = await Promise.all(
+      [1, 2, 3].map(() => app.services.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`),
+    );
     expect(rows.map(([row]) => row.jit)).toEqual(['off', 'off', 'off']);
   });
 
@@ -53,7 +55,10 @@ describe('system', () => {
     } finally {
       await rm(evidenceDir);
     }
-    expect((await app.api('GET', '/system/health', { token: await app.tokenFor('admin') })).body.storage).toEqual({ status: 'ok', driver: 'disk' });
+    expect((await app.api('GET', '/system/health', { token: await app.tokenFor('admin') })).body.storage).toEqual({
+      status: 'ok',
+      driver: 'disk',
+    });
   });
 
   it('the scheduler status lists every recurring job with its next run time', async () => {
@@ -67,7 +72,11 @@ describe('system', () => {
 
   it('the scheduler status lists one sync per scheduled data source, first run at the next cron occurrence', async () => {
     const status = await app.api('GET', '/system/scheduler-status', { token: await app.tokenFor('admin') });
-    const sources = (await app.api('GET', '/data-sources', { token: await app.tokenFor('admin') })).body as { kind: string; name: string; schedule: string }[];
+    const sources = (await app.api('GET', '/data-sources', { token: await app.tokenFor('admin') })).body as {
+      kind: string;
+      name: string;
+      schedule: string;
+    }[];
     expect(sources).toHaveLength(6);
     for (const source of sources) {
       const job = status.body.jobs.find((entry: { id: string }) => entry.id === `data-source:${source.kind}`);

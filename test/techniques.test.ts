@@ -17,7 +17,13 @@ describe('techniques', () => {
       body: { ttp_id: 'T9001', name: 'Custom one', tactic: 'Execution', platforms: ['Windows', 'Linux'] },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ ttp_id: 'T9001', name: 'Custom one', tactic: 'Execution', status_global: 'not_evaluated', is_custom: true });
+    expect(created.body).toMatchObject({
+      ttp_id: 'T9001',
+      name: 'Custom one',
+      tactic: 'Execution',
+      status_global: 'not_evaluated',
+      is_custom: true,
+    });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'create_technique', entityId: created.body.id } });
     expect(audit).toMatchObject({ entityType: 'technique', details: { ttp_id: 'T9001', name: 'Custom one' } });
   });
@@ -33,13 +39,18 @@ describe('techniques', () => {
   });
 
   it('filters by tactic, status, review flag, platform and search; GraphQL gives the same answer', async () => {
-    await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'T9003', name: 'Second', tactic: 'Persistence', platforms: ['macOS'] } });
+    await app.api('POST', '/techniques', {
+      token: admin,
+      body: { ttp_id: 'T9003', name: 'Second', tactic: 'Persistence', platforms: ['macOS'] },
+    });
     await app.api('PATCH', '/techniques/T9003', { token: admin, body: { review_required: true, status_global: 'partial' } });
     const viewer = await app.tokenFor('viewer');
     const byTactic = await app.api('GET', '/techniques?tactic=persistence', { token: viewer });
     expect(byTactic.body.map((t: any) => t.ttp_id)).toEqual(['T9003']);
     expect((await app.api('GET', '/techniques?status=partial', { token: viewer })).body).toHaveLength(1);
-    expect((await app.api('GET', '/techniques?coverage_status=not_evaluated', { token: viewer })).body.map((t: any) => t.ttp_id)).toEqual(['T9001']);
+    expect((await app.api('GET', '/techniques?coverage_status=not_evaluated', { token: viewer })).body.map((t: any) => t.ttp_id)).toEqual([
+      'T9001',
+    ]);
     expect((await app.api('GET', '/techniques?review_required=true', { token: viewer })).body.map((t: any) => t.ttp_id)).toEqual(['T9003']);
     expect((await app.api('GET', '/techniques?platform=Linux', { token: viewer })).body.map((t: any) => t.ttp_id)).toEqual(['T9001']);
     expect((await app.api('GET', '/techniques?search=second', { token: viewer })).body.map((t: any) => t.ttp_id)).toEqual(['T9003']);
@@ -65,7 +76,9 @@ describe('catalog fields and filters', () => {
   const attackTechnique = (ttpId: string, data: Record<string, unknown> = {}) =>
     app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, stixId: `attack-pattern--${ttpId}`, ...data } });
   const list = async (query: string) =>
-    (await app.api('GET', `/techniques?${query}`, { token: await app.tokenFor('viewer') })).body.map((technique: any) => technique.ttp_id as string);
+    (await app.api('GET', `/techniques?${query}`, { token: await app.tokenFor('viewer') })).body.map(
+      (technique: any) => technique.ttp_id as string,
+    );
 
   it('revoked and deprecated techniques are hidden from the list unless include_deprecated=true, and still readable by ttp id', async () => {
     await attackTechnique('T9100', { revoked: true });
@@ -74,7 +87,13 @@ describe('catalog fields and filters', () => {
     expect(await list('search=T910')).toEqual(['T9102']);
     expect(await list('search=T910&include_deprecated=true')).toEqual(['T9100', 'T9101', 'T9102']);
     const revoked = await app.api('GET', '/techniques/T9100', { token: await app.tokenFor('viewer') });
-    expect(revoked.body).toMatchObject({ ttp_id: 'T9100', revoked: true, deprecated: false, is_custom: false, stix_id: 'attack-pattern--T9100' });
+    expect(revoked.body).toMatchObject({
+      ttp_id: 'T9100',
+      revoked: true,
+      deprecated: false,
+      is_custom: false,
+      stix_id: 'attack-pattern--T9100',
+    });
   });
 
   it('the tactic filter matches any tactic of a technique by display name, short name or id; custom techniques get tactics from tactic', async () => {
@@ -84,18 +103,28 @@ describe('catalog fields and filters', () => {
         { externalId: 'TA0005', shortName: 'defense-evasion', name: 'Defense Evasion', matrixOrder: 7 },
       ],
     });
-    await attackTechnique('T9200', { tactic: 'Privilege Escalation', tactics: ['privilege-escalation', 'defense-evasion'], platforms: ['Windows'] });
+    await attackTechnique('T9200', {
+      tactic: 'Privilege Escalation',
+      tactics: ['privilege-escalation', 'defense-evasion'],
+      platforms: ['Windows'],
+    });
     for (const tactic of ['TA0005', 'ta0005', 'Defense%20Evasion', 'defense-evasion', 'DEFENSE%20EVASION']) {
       expect(await list(`tactic=${tactic}`)).toEqual(['T9200']);
     }
     expect(await list('tactic=Privilege%20Escalation')).toEqual(['T9200']);
 
-    const created = await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'T9201', name: 'Custom evasion', tactic: 'privilege escalation' } });
+    const created = await app.api('POST', '/techniques', {
+      token: admin,
+      body: { ttp_id: 'T9201', name: 'Custom evasion', tactic: 'privilege escalation' },
+    });
     expect(created.body).toMatchObject({ tactic: 'Privilege Escalation', tactics: ['privilege-escalation'], is_custom: true });
     const moved = await app.api('PATCH', '/techniques/T9201', { token: admin, body: { tactic: 'TA0005' } });
     expect(moved.body).toMatchObject({ tactic: 'Defense Evasion', tactics: ['defense-evasion'] });
     expect(await list('tactic=defense-evasion')).toEqual(['T9200', 'T9201']);
-    const unknown = await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'T9202', name: 'Elsewhere', tactic: 'Lateral Movement' } });
+    const unknown = await app.api('POST', '/techniques', {
+      token: admin,
+      body: { ttp_id: 'T9202', name: 'Elsewhere', tactic: 'Lateral Movement' },
+    });
     expect(unknown.body).toMatchObject({ tactic: 'Lateral Movement', tactics: ['lateral-movement'] });
     expect(await list('tactic=lateral-movement')).toEqual(['T9202']);
     expect(await list('platform=WINDOWS')).toEqual(['T9001', 'T9200']);
@@ -126,7 +155,7 @@ describe('catalog fields and filters', () => {
     expect(sub.body).toMatchObject({ is_subtechnique: true, parent_ttp_id: 'T9300' });
   });
 
-  it('the single read lists the technique\'s tests, oldest first, with their state', async () => {
+  it("the single read lists the technique's tests, oldest first, with their state", async () => {
     await app.api('POST', '/techniques', { token: admin, body: { ttp_id: 'T9400', name: 'Tested technique' } });
     const technique = await app.api('GET', '/techniques/T9400', { token: admin });
     expect(technique.body.tests).toEqual([]);

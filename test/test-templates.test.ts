@@ -21,7 +21,10 @@ const upstream = (() => {
   const platformCounts = new Map<string, number>();
   for (const ttpId of techniques) {
     const source = readFileSync(join(ATOMICS, ttpId, `${ttpId}.yaml`), 'utf8');
-    guidsByTechnique.set(ttpId, [...source.matchAll(/^\s*auto_generated_guid:\s*([0-9a-f-]{36})\s*$/gm)].map((match) => match[1]));
+    guidsByTechnique.set(
+      ttpId,
+      [...source.matchAll(/^\s*auto_generated_guid:\s*([0-9a-f-]{36})\s*$/gm)].map((match) => match[1]),
+    );
     for (const test of parseYaml(source).atomic_tests) {
       for (const platform of test.supported_platforms) platformCounts.set(platform, (platformCounts.get(platform) ?? 0) + 1);
     }
@@ -58,8 +61,10 @@ async function startMirror() {
 }
 
 let app: TestApp;
-const runImport = (location: string) => importAtomicRedTeam({ services: app.services, location, actor: SYSTEM_ACTOR, log: app.services.log });
-const templateByGuid = (guid: string) => app.services.prisma.testTemplate.findUniqueOrThrow({ where: { source_externalId: { source: 'atomic_red_team', externalId: guid } } });
+const runImport = (location: string) =>
+  importAtomicRedTeam({ services: app.services, location, actor: SYSTEM_ACTOR, log: app.services.log });
+const templateByGuid = (guid: string) =>
+  app.services.prisma.testTemplate.findUniqueOrThrow({ where: { source_externalId: { source: 'atomic_red_team', externalId: guid } } });
 const t1003Yaml = () => readFileSync(join(ATOMICS, 'T1003', 'T1003.yaml'), 'utf8');
 
 beforeAll(async () => {
@@ -83,7 +88,11 @@ describe('Atomic Red Team import', () => {
     expect(report.changes.templates).toEqual({ new: 1790, updated: 0, unchanged: 0, deactivated: [], skipped: 0 });
     const prisma = app.services.prisma;
     expect(await prisma.testTemplate.count({ where: { source: 'atomic_red_team', isActive: true } })).toBe(1790);
-    const perTechnique = await prisma.testTemplate.groupBy({ by: ['ttpTechniqueId'], where: { source: 'atomic_red_team' }, _count: { _all: true } });
+    const perTechnique = await prisma.testTemplate.groupBy({
+      by: ['ttpTechniqueId'],
+      where: { source: 'atomic_red_team' },
+      _count: { _all: true },
+    });
     expect(perTechnique).toHaveLength(333);
     expect(Object.fromEntries(perTechnique.map((row) => [row.ttpTechniqueId, row._count._all]))).toEqual(
       Object.fromEntries([...upstream.guidsByTechnique].map(([ttpId, guids]) => [ttpId, guids.length])),
@@ -107,7 +116,11 @@ describe('Atomic Red Team import', () => {
     });
     expect(gsecdump.description).toMatch(/^Dump credentials from memory using Gsecdump\./);
     expect(gsecdump.inputArguments).toMatchObject({
-      gsecdump_exe: { type: 'path', description: 'Path to the Gsecdump executable', default: 'PathToAtomicsFolder\\..\\ExternalPayloads\\gsecdump.exe' },
+      gsecdump_exe: {
+        type: 'path',
+        description: 'Path to the Gsecdump executable',
+        default: 'PathToAtomicsFolder\\..\\ExternalPayloads\\gsecdump.exe',
+      },
     });
     const nppspy = await templateByGuid(NPPSPY);
     expect(nppspy.cleanupCommand).toMatch(/^\$cleanupPath = Get-ItemProperty/);
@@ -131,7 +144,9 @@ describe('Atomic Red Team import', () => {
 
   it('fills suggested remediation from the catalog mitigations of the technique', async () => {
     const prisma = app.services.prisma;
-    const technique = await prisma.technique.create({ data: { ttpId: 'T1003.001', name: 'LSASS Memory', stixId: `attack-pattern--${randomUUID()}` } });
+    const technique = await prisma.technique.create({
+      data: { ttpId: 'T1003.001', name: 'LSASS Memory', stixId: `attack-pattern--${randomUUID()}` },
+    });
     const mitigation = await prisma.mitigation.create({
       data: {
         stixId: `course-of-action--${randomUUID()}`,
@@ -141,7 +156,12 @@ describe('Atomic Red Team import', () => {
       },
     });
     await prisma.techniqueMitigation.create({
-      data: { techniqueId: technique.id, mitigationId: mitigation.id, stixId: `relationship--${randomUUID()}`, description: 'Enable Credential Guard on Windows 10.' },
+      data: {
+        techniqueId: technique.id,
+        mitigationId: mitigation.id,
+        stixId: `relationship--${randomUUID()}`,
+        description: 'Enable Credential Guard on Windows 10.',
+      },
     });
     const lsass = upstream.guidsByTechnique.get('T1003.001')!;
     const report = await runImport(mirrorUrl);
@@ -161,12 +181,22 @@ describe('Atomic Red Team import', () => {
   it('an edited upstream test updates its one template and keeps the local severity', async () => {
     const gsecdump = await templateByGuid(GSECDUMP);
     const admin = await app.tokenFor('admin');
-    expect((await app.api('PATCH', `/test-templates/${gsecdump.id}`, { token: admin, body: { severity: 'high' } })).body.severity).toBe('high');
+    expect((await app.api('PATCH', `/test-templates/${gsecdump.id}`, { token: admin, body: { severity: 'high' } })).body.severity).toBe(
+      'high',
+    );
     overrides.set('/atomics/T1003/T1003.yaml', t1003Yaml().replace('- name: Gsecdump\n', '- name: Gsecdump (renamed upstream)\n'));
     const report = await runImport(mirrorUrl);
     expect(report.changes.templates).toEqual({ new: 0, updated: 1, unchanged: 1789, deactivated: [], skipped: 0 });
-    expect(await templateByGuid(GSECDUMP)).toMatchObject({ id: gsecdump.id, name: 'Gsecdump (renamed upstream)', severity: 'high', isActive: true });
-    const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'import_test_templates' }, orderBy: { timestamp: 'desc' } });
+    expect(await templateByGuid(GSECDUMP)).toMatchObject({
+      id: gsecdump.id,
+      name: 'Gsecdump (renamed upstream)',
+      severity: 'high',
+      isActive: true,
+    });
+    const audit = await app.services.prisma.auditLog.findFirst({
+      where: { action: 'import_test_templates' },
+      orderBy: { timestamp: 'desc' },
+    });
     expect(audit?.details).toMatchObject({ source: 'atomic_red_team', updated: 1, guids: [GSECDUMP] });
   });
 
@@ -202,7 +232,13 @@ describe('test templates over REST', () => {
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 1790, offset: 0, limit: 50 });
     expect(all.body.items).toHaveLength(50);
-    expect(all.body.items[0]).toMatchObject({ source: 'atomic_red_team', ttp_technique_id: 'T1001.002', severity: 'medium', is_active: true, test_count: 0 });
+    expect(all.body.items[0]).toMatchObject({
+      source: 'atomic_red_team',
+      ttp_technique_id: 'T1001.002',
+      severity: 'medium',
+      is_active: true,
+      test_count: 0,
+    });
     const page = await app.api('GET', '/test-templates?source=atomic_red_team&offset=1780&limit=200', { token: viewer });
     expect(page.body).toMatchObject({ total: 1790, offset: 1780, limit: 200 });
     expect(page.body.items).toHaveLength(10);
@@ -225,10 +261,19 @@ describe('test templates over REST', () => {
 
   it('rejects bad list parameters with 400 naming the parameter', async () => {
     const viewer = await app.tokenFor('viewer');
-    expect(await app.api('GET', '/test-templates?limit=201', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
+    expect(await app.api('GET', '/test-templates?limit=201', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'limit' },
+    });
     expect(await app.api('GET', '/test-templates?offset=-1', { token: viewer })).toMatchObject({ status: 400, body: { field: 'offset' } });
-    expect(await app.api('GET', '/test-templates?severity=huge', { token: viewer })).toMatchObject({ status: 400, body: { field: 'severity' } });
-    expect(await app.api('GET', '/test-templates?is_active=maybe', { token: viewer })).toMatchObject({ status: 400, body: { field: 'is_active' } });
+    expect(await app.api('GET', '/test-templates?severity=huge', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'severity' },
+    });
+    expect(await app.api('GET', '/test-templates?is_active=maybe', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { field: 'is_active' },
+    });
   });
 
   it('stats are admin-only totals by source and platform, and /stats is not taken for an id', async () => {
@@ -258,7 +303,10 @@ describe('test templates over REST', () => {
         procedure: 'Invoke-Kerberoast -OutputFormat #{output_format}',
         tool_used: 'Rubeus',
         suggested_remediation: 'Use long, random service account passwords.',
-        input_arguments: { output_format: { description: 'Hash format', type: 'string', default: 'Hashcat' }, targetDomain: { type: 'string', default: 'corp' } },
+        input_arguments: {
+          output_format: { description: 'Hash format', type: 'string', default: 'Hashcat' },
+          targetDomain: { type: 'string', default: 'corp' },
+        },
       },
     });
     expect(created.status).toBe(201);
@@ -275,10 +323,17 @@ describe('test templates over REST', () => {
       is_active: true,
       created_by: lead.id,
       external_id: null,
-      input_arguments: { output_format: { description: 'Hash format', type: 'string', default: 'Hashcat' }, targetDomain: { type: 'string', default: 'corp' } },
+      input_arguments: {
+        output_format: { description: 'Hash format', type: 'string', default: 'Hashcat' },
+        targetDomain: { type: 'string', default: 'corp' },
+      },
     });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'create_test_template', entityId: created.body.id } });
-    expect(audit).toMatchObject({ userId: lead.id, entityType: 'test_template', details: { name: 'Kerberoast service accounts', ttp_technique_id: 'T1558.003' } });
+    expect(audit).toMatchObject({
+      userId: lead.id,
+      entityType: 'test_template',
+      details: { name: 'Kerberoast service accounts', ttp_technique_id: 'T1558.003' },
+    });
   });
 
   it('a blue lead creates a template from a test: its fields are copied, given ones win', async () => {
@@ -315,8 +370,14 @@ describe('test templates over REST', () => {
     });
     const renamed = await app.api('POST', '/test-templates', { token, body: { test_id: test.id, name: 'Cradle, generic' } });
     expect(renamed.body).toMatchObject({ name: 'Cradle, generic', procedure: 'powershell -enc SQBFAFgA' });
-    expect(await app.api('POST', '/test-templates', { token, body: { test_id: randomUUID() } })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('POST', '/test-templates', { token, body: { test_id: 'nope' } })).toMatchObject({ status: 400, body: { field: 'test_id' } });
+    expect(await app.api('POST', '/test-templates', { token, body: { test_id: randomUUID() } })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await app.api('POST', '/test-templates', { token, body: { test_id: 'nope' } })).toMatchObject({
+      status: 400,
+      body: { field: 'test_id' },
+    });
   });
 
   it('rejects invalid template bodies with 400 naming the field', async () => {
@@ -340,19 +401,43 @@ describe('test templates over REST', () => {
     const gsecdump = await templateByGuid(GSECDUMP);
 
     const detail = await app.api('GET', `/test-templates/${gsecdump.id}`, { token: viewer });
-    expect(detail.body).toMatchObject({ id: gsecdump.id, external_id: GSECDUMP, procedure: '"#{gsecdump_exe}" -a', elevation_required: true });
+    expect(detail.body).toMatchObject({
+      id: gsecdump.id,
+      external_id: GSECDUMP,
+      procedure: '"#{gsecdump_exe}" -a',
+      elevation_required: true,
+    });
 
     const created = await app.api('POST', '/test-templates', { token: lead, body: { name: 'Scratch', platforms: ['linux'] } });
     const id = created.body.id;
     const patched = await app.api('PATCH', `/test-templates/${id}`, {
       token: lead,
-      body: { name: 'Scratch v2', platform: 'macOS', input_arguments: { file_path: { type: 'path', default: '/tmp/x' } }, ttp_technique_id: 'T1070.004' },
+      body: {
+        name: 'Scratch v2',
+        platform: 'macOS',
+        input_arguments: { file_path: { type: 'path', default: '/tmp/x' } },
+        ttp_technique_id: 'T1070.004',
+      },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'Scratch v2', platform: 'macos', platforms: ['macos', 'linux'], ttp_technique_id: 'T1070.004', input_arguments: { file_path: { default: '/tmp/x' } } });
-    expect(await app.api('PATCH', `/test-templates/${id}`, { token: lead, body: { name: '' } })).toMatchObject({ status: 400, body: { field: 'name' } });
-    expect(await app.api('PATCH', `/test-templates/${id}`, { token: lead, body: { is_active: false } })).toMatchObject({ status: 400, body: { field: 'is_active' } });
-    expect((await app.api('PATCH', `/test-templates/${id}`, { token: await app.tokenFor('red_tech'), body: { name: 'no' } })).status).toBe(403);
+    expect(patched.body).toMatchObject({
+      name: 'Scratch v2',
+      platform: 'macos',
+      platforms: ['macos', 'linux'],
+      ttp_technique_id: 'T1070.004',
+      input_arguments: { file_path: { default: '/tmp/x' } },
+    });
+    expect(await app.api('PATCH', `/test-templates/${id}`, { token: lead, body: { name: '' } })).toMatchObject({
+      status: 400,
+      body: { field: 'name' },
+    });
+    expect(await app.api('PATCH', `/test-templates/${id}`, { token: lead, body: { is_active: false } })).toMatchObject({
+      status: 400,
+      body: { field: 'is_active' },
+    });
+    expect((await app.api('PATCH', `/test-templates/${id}`, { token: await app.tokenFor('red_tech'), body: { name: 'no' } })).status).toBe(
+      403,
+    );
     const update = await app.services.prisma.auditLog.findFirst({ where: { action: 'update_test_template', entityId: id } });
     expect(update?.details).toMatchObject({ name: 'Scratch', changes: { name: 'Scratch v2', platforms: ['macos', 'linux'] } });
 
@@ -363,7 +448,9 @@ describe('test templates over REST', () => {
 
     expect((await app.api('DELETE', `/test-templates/${id}`, { token: lead })).status).toBe(204);
     expect(await app.api('GET', `/test-templates/${id}`, { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.services.prisma.auditLog.findFirst({ where: { action: 'delete_test_template', entityId: id } })).toMatchObject({ details: { name: 'Scratch v2', source: 'manual' } });
+    expect(await app.services.prisma.auditLog.findFirst({ where: { action: 'delete_test_template', entityId: id } })).toMatchObject({
+      details: { name: 'Scratch v2', source: 'manual' },
+    });
 
     const unknown = randomUUID();
     for (const [method, path, token] of [
@@ -372,9 +459,14 @@ describe('test templates over REST', () => {
       ['POST', `/test-templates/${unknown}/toggle-active`, admin],
       ['DELETE', `/test-templates/${unknown}`, lead],
     ] as const) {
-      expect(await app.api(method, path, { token, body: method === 'GET' ? undefined : { name: 'x' } }), `${method} ${path}`).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+      expect(await app.api(method, path, { token, body: method === 'GET' ? undefined : { name: 'x' } }), `${method} ${path}`).toMatchObject(
+        { status: 404, body: { code: 'NOT_FOUND' } },
+      );
     }
-    expect(await app.api('GET', '/test-templates/not-a-uuid', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
+    expect(await app.api('GET', '/test-templates/not-a-uuid', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'id' },
+    });
   });
 });
 
@@ -390,14 +482,31 @@ describe('test templates over GraphQL', () => {
     expect(list.data.testTemplates).toMatchObject({ total: lsass.length, limit: 2 });
     expect(list.data.testTemplates.items[0].technique).toEqual({ ttpId: 'T1003.001', name: 'LSASS Memory' });
 
-    const one = await app.graphql(`query ($id: UUID!) { testTemplate(id: $id) { name platforms inputArguments } }`, { id: (await templateByGuid(GSECDUMP)).id }, admin);
-    expect(one.data.testTemplate).toMatchObject({ name: 'Gsecdump', platforms: ['windows'], inputArguments: { gsecdump_bin_hash: { type: 'string' } } });
+    const one = await app.graphql(
+      `query ($id: UUID!) { testTemplate(id: $id) { name platforms inputArguments } }`,
+      { id: (await templateByGuid(GSECDUMP)).id },
+      admin,
+    );
+    expect(one.data.testTemplate).toMatchObject({
+      name: 'Gsecdump',
+      platforms: ['windows'],
+      inputArguments: { gsecdump_bin_hash: { type: 'string' } },
+    });
 
     const stats = await app.graphql('{ testTemplateStats { total active inactive bySource { key count } } }', {}, admin);
-    expect(stats.data.testTemplateStats.bySource).toEqual(expect.arrayContaining([{ key: 'atomic_red_team', count: 1790 }, { key: 'test', count: 2 }]));
+    expect(stats.data.testTemplateStats.bySource).toEqual(
+      expect.arrayContaining([
+        { key: 'atomic_red_team', count: 1790 },
+        { key: 'test', count: 2 },
+      ]),
+    );
     expect(stats.data.testTemplateStats.total - stats.data.testTemplateStats.active).toBe(stats.data.testTemplateStats.inactive);
 
-    const technique = await app.graphql('{ technique(ttpId: "T1003.001") { ttpId templates { externalId suggestedRemediation } } }', {}, admin);
+    const technique = await app.graphql(
+      '{ technique(ttpId: "T1003.001") { ttpId templates { externalId suggestedRemediation } } }',
+      {},
+      admin,
+    );
     expect(technique.data.technique.templates.map((template: any) => template.externalId).sort()).toEqual([...lsass].sort());
     expect(technique.data.technique.templates[0].suggestedRemediation).toContain('Credential Access Protection (M1043)');
 
@@ -414,7 +523,12 @@ describe('test templates over GraphQL', () => {
       lead,
     );
     const id = created.data.createTestTemplate.id;
-    expect(created.data.createTestTemplate).toMatchObject({ name: 'DNS tunnel', platform: 'linux', severity: 'low', inputArguments: { domain_name: { default: 'example.org' } } });
+    expect(created.data.createTestTemplate).toMatchObject({
+      name: 'DNS tunnel',
+      platform: 'linux',
+      severity: 'low',
+      inputArguments: { domain_name: { default: 'example.org' } },
+    });
 
     const updated = await app.graphql(
       `mutation ($id: UUID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { name suggestedRemediation } }`,
@@ -426,7 +540,11 @@ describe('test templates over GraphQL', () => {
     const toggled = await app.graphql('mutation ($id: UUID!) { toggleTestTemplateActive(id: $id) { isActive } }', { id }, admin);
     expect(toggled.data.toggleTestTemplateActive).toEqual({ isActive: false });
 
-    const invalid = await app.graphql('mutation ($id: UUID!) { updateTestTemplate(id: $id, input: { ttpTechniqueId: "T1" }) { id } }', { id }, lead);
+    const invalid = await app.graphql(
+      'mutation ($id: UUID!) { updateTestTemplate(id: $id, input: { ttpTechniqueId: "T1" }) { id } }',
+      { id },
+      lead,
+    );
     expect(invalid.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'ttp_technique_id' });
 
     const deleted = await app.graphql('mutation ($id: UUID!) { deleteTestTemplate(id: $id) }', { id }, lead);

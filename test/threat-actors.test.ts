@@ -7,8 +7,15 @@ let app: TestApp;
 let viewer: string;
 const ids: Record<string, string> = {};
 
-async function technique(ttpId: string, name: string, tactic: string, statusGlobal: 'not_evaluated' | 'validated' | 'partial' = 'not_evaluated') {
-  const row = await app.services.prisma.technique.create({ data: { ttpId, name, tactic, statusGlobal, stixId: `attack-pattern--${randomUUID()}` } });
+async function technique(
+  ttpId: string,
+  name: string,
+  tactic: string,
+  statusGlobal: 'not_evaluated' | 'validated' | 'partial' = 'not_evaluated',
+) {
+  const row = await app.services.prisma.technique.create({
+    data: { ttpId, name, tactic, statusGlobal, stixId: `attack-pattern--${randomUUID()}` },
+  });
   ids[ttpId] = row.id;
 }
 
@@ -30,7 +37,11 @@ async function actor(data: {
       ...fields,
       stixId: `intrusion-set--${randomUUID()}`,
       techniques: {
-        create: Object.entries(uses).map(([ttpId, procedure]) => ({ stixId: `relationship--${randomUUID()}`, techniqueId: ids[ttpId], procedure })),
+        create: Object.entries(uses).map(([ttpId, procedure]) => ({
+          stixId: `relationship--${randomUUID()}`,
+          techniqueId: ids[ttpId],
+          procedure,
+        })),
       },
     },
   });
@@ -64,7 +75,15 @@ beforeAll(async () => {
     motivations: ['financial-gain', 'espionage'],
     uses: { T1059: 'Used cmd.exe for discovery.' },
   });
-  await actor({ externalId: 'G0046', name: 'FIN7', aliases: ['FIN7', 'Carbon Spider'], description: 'A financially motivated group.', motivation: 'financial-gain', motivations: ['financial-gain'], uses: { T1566: 'Phishing with malicious documents.' } });
+  await actor({
+    externalId: 'G0046',
+    name: 'FIN7',
+    aliases: ['FIN7', 'Carbon Spider'],
+    description: 'A financially motivated group.',
+    motivation: 'financial-gain',
+    motivations: ['financial-gain'],
+    uses: { T1566: 'Phishing with malicious documents.' },
+  });
   await actor({ externalId: 'G0099', name: 'Dormant Bear', aliases: ['Dormant Bear'], country: 'RU', deprecated: true });
   await actor({ externalId: 'G0098', name: 'Merged Group', aliases: ['Merged Group'], country: 'RU', revoked: true });
 });
@@ -152,9 +171,30 @@ describe('GET /threat-actors', () => {
 
 describe('GET /threat-actors/{id}', () => {
   const expectedTechniques = [
-    { technique_id: '', ttp_id: 'T1003', name: 'OS Credential Dumping', tactic: 'Credential Access', status_global: 'not_evaluated', procedure: 'Dumped LSASS memory.' },
-    { technique_id: '', ttp_id: 'T1059.001', name: 'PowerShell', tactic: 'Execution', status_global: 'partial', procedure: 'Ran PowerShell downloaders.' },
-    { technique_id: '', ttp_id: 'T1566', name: 'Phishing', tactic: 'Initial Access', status_global: 'not_evaluated', procedure: 'Sent spearphishing e-mails.' },
+    {
+      technique_id: '',
+      ttp_id: 'T1003',
+      name: 'OS Credential Dumping',
+      tactic: 'Credential Access',
+      status_global: 'not_evaluated',
+      procedure: 'Dumped LSASS memory.',
+    },
+    {
+      technique_id: '',
+      ttp_id: 'T1059.001',
+      name: 'PowerShell',
+      tactic: 'Execution',
+      status_global: 'partial',
+      procedure: 'Ran PowerShell downloaders.',
+    },
+    {
+      technique_id: '',
+      ttp_id: 'T1566',
+      name: 'Phishing',
+      tactic: 'Initial Access',
+      status_global: 'not_evaluated',
+      procedure: 'Sent spearphishing e-mails.',
+    },
   ];
 
   it('answers the detail by uuid with the technique mappings ordered by ttp id', async () => {
@@ -180,13 +220,23 @@ describe('GET /threat-actors/{id}', () => {
       const byGroup = await app.api('GET', `/threat-actors/${key}`, { token: viewer });
       expect(byGroup).toMatchObject({ status: 200, body: byUuid.body });
     }
-    expect((await app.api('GET', '/threat-actors/G0099', { token: viewer })).body).toMatchObject({ name: 'Dormant Bear', deprecated: true, techniques: [] });
+    expect((await app.api('GET', '/threat-actors/G0099', { token: viewer })).body).toMatchObject({
+      name: 'Dormant Bear',
+      deprecated: true,
+      techniques: [],
+    });
   });
 
   it('unknown ids answer 404 and ids of neither form 400', async () => {
-    expect(await app.api('GET', `/threat-actors/${randomUUID()}`, { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await app.api('GET', `/threat-actors/${randomUUID()}`, { token: viewer })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
     expect(await app.api('GET', '/threat-actors/G9999', { token: viewer })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await app.api('GET', '/threat-actors/APT28', { token: viewer })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'id' } });
+    expect(await app.api('GET', '/threat-actors/APT28', { token: viewer })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'id' },
+    });
   });
 });
 
@@ -204,7 +254,14 @@ describe('threat actors in GraphQL', () => {
         total: 2,
         offset: 0,
         limit: 1,
-        items: [{ externalId: 'G0046', name: 'FIN7', techniqueCount: 1, techniques: [{ ttpId: 'T1566', procedure: 'Phishing with malicious documents.', technique: { name: 'Phishing' } }] }],
+        items: [
+          {
+            externalId: 'G0046',
+            name: 'FIN7',
+            techniqueCount: 1,
+            techniques: [{ ttpId: 'T1566', procedure: 'Phishing with malicious documents.', technique: { name: 'Phishing' } }],
+          },
+        ],
       },
     });
     const bad = await app.graphql('{ threatActors(filter: { country: "Russia" }) { total } }', {}, viewer);
@@ -212,7 +269,11 @@ describe('threat actors in GraphQL', () => {
   });
 
   it('threatActor answers by uuid or group id; unknown ones are NOT_FOUND', async () => {
-    const byGroup = await app.graphql('{ threatActor(id: "G0032") { id name country motivations techniques { ttpId statusGlobal actor { name } } } }', {}, viewer);
+    const byGroup = await app.graphql(
+      '{ threatActor(id: "G0032") { id name country motivations techniques { ttpId statusGlobal actor { name } } } }',
+      {},
+      viewer,
+    );
     expect(byGroup.data.threatActor).toEqual({
       id: ids.G0032,
       name: 'Lazarus Group',
@@ -229,12 +290,22 @@ describe('threat actors in GraphQL', () => {
   it('Technique.threatActors lists the active actors using the technique, by name', async () => {
     await actor({ externalId: 'G0097', name: 'Retired Phisher', country: 'RU', deprecated: true, uses: { T1566: 'Old campaign.' } });
     const result = await app.graphql('{ technique(ttpId: "T1566") { ttpId threatActors { externalId name } } }', {}, viewer);
-    expect(result.data.technique).toEqual({ ttpId: 'T1566', threatActors: [{ externalId: 'G0007', name: 'APT28' }, { externalId: 'G0046', name: 'FIN7' }] });
+    expect(result.data.technique).toEqual({
+      ttpId: 'T1566',
+      threatActors: [
+        { externalId: 'G0007', name: 'APT28' },
+        { externalId: 'G0046', name: 'FIN7' },
+      ],
+    });
   });
 
   it('loads a page of actors with their techniques in a number of queries that does not grow with the page size', async () => {
     for (let index = 0; index < 12; index++) {
-      await actor({ externalId: `G08${String(index).padStart(2, '0')}`, name: `Bulk Actor ${index}`, uses: { T1003: `p${index}`, T1566: `q${index}` } });
+      await actor({
+        externalId: `G08${String(index).padStart(2, '0')}`,
+        name: `Bulk Actor ${index}`,
+        uses: { T1003: `p${index}`, T1566: `q${index}` },
+      });
     }
     const query = `query ($limit: Int) {
       threatActors(limit: $limit) { total items { name techniqueCount techniques { ttpId name procedure technique { ttpId name } } } }

@@ -27,10 +27,12 @@ const PRIVATE_FIELDS = Object.keys((schema.getType('User') as GraphQLObjectType)
 const fieldsOf = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []);
 /** Types built on the User model (Pothos records the model of every prismaObject and variant). */
 const isUserType = (type: GraphQLNamedType) => isObjectType(type) && type.extensions?.pothosPrismaModel === 'User';
-const requiredArgs = (field: GraphQLField<unknown, unknown>) => field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
+const requiredArgs = (field: GraphQLField<unknown, unknown>) =>
+  field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
 
 /** Required arguments the walk can fill: ids (given another user's id); any other required argument makes a field costly. */
-const fillable = (field: GraphQLField<unknown, unknown>) => requiredArgs(field).every((arg) => ['ID', 'UUID'].includes(getNamedType(arg.type).name));
+const fillable = (field: GraphQLField<unknown, unknown>) =>
+  requiredArgs(field).every((arg) => ['ID', 'UUID'].includes(getNamedType(arg.type).name));
 
 /** The cheapest path from Query to every object type: fewest required arguments first, then fewest steps. */
 function pathsFromQuery(): Map<string, Path> {
@@ -59,7 +61,8 @@ function userFields(paths: Map<string, Path>): Path[] {
   const found: Path[] = [];
   for (const [typeName, path] of paths) {
     for (const field of fieldsOf(schema.getType(typeName)!)) {
-      if (isUserType(getNamedType(field.type)) && fillable(field)) found.push([...path, { parent: schema.getType(typeName) as GraphQLObjectType, field }]);
+      if (isUserType(getNamedType(field.type)) && fillable(field))
+        found.push([...path, { parent: schema.getType(typeName) as GraphQLObjectType, field }]);
     }
   }
   return found;
@@ -70,11 +73,18 @@ const label = (path: Path) => path.map(({ field }) => field.name).join('.');
 /** A query that follows the path and selects every leaf field of the user type at its end (or only `extra`). */
 function documentFor(path: Path, otherUserId: string, extra?: string): string {
   const target = getNamedType(path[path.length - 1].field.type) as GraphQLObjectType;
-  const leaves = extra ?? fieldsOf(target).filter((field) => isLeafType(getNamedType(field.type)) && !requiredArgs(field).length).map((field) => field.name).join(' ');
-  return `${path.reduceRight((inner, { field }) => {
-    const args = requiredArgs(field).map((arg) => `${arg.name}: ${JSON.stringify(otherUserId)}`);
-    return `${field.name}${args.length ? `(${args.join(', ')})` : ''} { ${inner} }`;
-  }, leaves).replace(/^/, 'query { ')} }`;
+  const leaves =
+    extra ??
+    fieldsOf(target)
+      .filter((field) => isLeafType(getNamedType(field.type)) && !requiredArgs(field).length)
+      .map((field) => field.name)
+      .join(' ');
+  return `${path
+    .reduceRight((inner, { field }) => {
+      const args = requiredArgs(field).map((arg) => `${arg.name}: ${JSON.stringify(otherUserId)}`);
+      return `${field.name}${args.length ? `(${args.join(', ')})` : ''} { ${inner} }`;
+    }, leaves)
+    .replace(/^/, 'query { ')} }`;
 }
 
 /** Every object in a response that stands for a user. */
@@ -97,7 +107,11 @@ beforeAll(async () => {
   for (const member of Object.values(members)) {
     await app.services.prisma.user.update({
       where: { id: member.id },
-      data: { email: `${member.username}@corp.example`, trackerAccountId: `tracker-${member.username}`, displayName: `Name ${member.username}` },
+      data: {
+        email: `${member.username}@corp.example`,
+        trackerAccountId: `tracker-${member.username}`,
+        displayName: `Name ${member.username}`,
+      },
     });
   }
   const { red_lead: creator, red_tech: assignee, blue_lead: remediator, admin } = members;
@@ -125,7 +139,14 @@ describe('other users as a viewer sees them', () => {
 
   it('the walk finds the user references of tests, campaigns and snapshots and the user queries', () => {
     expect(reachable.map(label)).toEqual(
-      expect.arrayContaining(['me', 'user', 'users.items', expect.stringMatching(/createdBy$/), expect.stringMatching(/assignedTo$/), expect.stringMatching(/remediationAssignee$/)]),
+      expect.arrayContaining([
+        'me',
+        'user',
+        'users.items',
+        expect.stringMatching(/createdBy$/),
+        expect.stringMatching(/assignedTo$/),
+        expect.stringMatching(/remediationAssignee$/),
+      ]),
     );
     const parents = new Set(reachable.map((path) => path[path.length - 1].parent.name));
     expect([...parents]).toEqual(expect.arrayContaining(['Query', 'Test', 'Campaign', 'Snapshot']));
@@ -135,7 +156,12 @@ describe('other users as a viewer sees them', () => {
     const userTypes = Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__') && isUserType(type));
     expect(userTypes.map((type) => type.name)).toContain('UserSummary');
     for (const type of userTypes.filter((type) => type.name !== 'User')) {
-      expect(fieldsOf(type).map((field) => field.name).sort(), type.name).toEqual([...PUBLIC].sort());
+      expect(
+        fieldsOf(type)
+          .map((field) => field.name)
+          .sort(),
+        type.name,
+      ).toEqual([...PUBLIC].sort());
     }
   });
 
@@ -147,7 +173,11 @@ describe('other users as a viewer sees them', () => {
     const rootOnly = (name: string) => holders(name).every((holder) => roots.has(holder.name));
     const nested = types
       .filter((type) => !roots.has(type.name) && !rootOnly(type.name))
-      .flatMap((type) => fieldsOf(type).filter((field) => getNamedType(field.type).name === 'User').map((field) => `${type.name}.${field.name}`));
+      .flatMap((type) =>
+        fieldsOf(type)
+          .filter((field) => getNamedType(field.type).name === 'User')
+          .map((field) => `${type.name}.${field.name}`),
+      );
     expect(nested).toEqual([]);
   });
 
@@ -156,21 +186,37 @@ describe('other users as a viewer sees them', () => {
     const other = members.red_lead;
     const report: Record<string, string> = {};
     for (const path of reachable) {
-      const result = (await app.graphql(documentFor(path, other.id), {}, viewer.token)) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+      const result = (await app.graphql(documentFor(path, other.id), {}, viewer.token)) as {
+        data?: unknown;
+        errors?: { extensions?: { code?: string } }[];
+      };
       const others = usersIn(result.data).filter((user) => user.id !== viewer.id);
-      const leaked = others.flatMap((user) => PRIVATE_FIELDS.filter((name) => user[name] !== undefined && user[name] !== null).map((name) => `${name} of ${user.username}`));
+      const leaked = others.flatMap((user) =>
+        PRIVATE_FIELDS.filter((name) => user[name] !== undefined && user[name] !== null).map((name) => `${name} of ${user.username}`),
+      );
       const forbidden = result.errors?.some((error) => error.extensions?.code === 'FORBIDDEN') ?? false;
       const ownOnly = usersIn(result.data).length > 0 && others.length === 0;
-      report[label(path)] = leaked.length ? `leaks ${leaked.join(', ')}` : forbidden ? 'forbidden' : others.length ? 'public fields only' : ownOnly ? 'own account' : 'no data: seed some';
+      report[label(path)] = leaked.length
+        ? `leaks ${leaked.join(', ')}`
+        : forbidden
+          ? 'forbidden'
+          : others.length
+            ? 'public fields only'
+            : ownOnly
+              ? 'own account'
+              : 'no data: seed some';
     }
-    for (const [path, outcome] of Object.entries(report)) expect([path, outcome]).toEqual([path, expect.stringMatching(/^(forbidden|public fields only|own account)$/)]);
+    for (const [path, outcome] of Object.entries(report))
+      expect([path, outcome]).toEqual([path, expect.stringMatching(/^(forbidden|public fields only|own account)$/)]);
     expect(report).toMatchObject({ me: 'own account', user: 'forbidden', 'users.items': 'forbidden' });
   });
 
   it('asking a user reference for a private field is refused by the schema itself', async () => {
     for (const path of reachable.filter((path) => getNamedType(path[path.length - 1].field.type).name !== 'User')) {
       for (const name of PRIVATE_FIELDS) {
-        const result = (await app.graphql(documentFor(path, members.red_lead.id, `id ${name}`), {}, members.viewer.token)) as { errors?: { message: string }[] };
+        const result = (await app.graphql(documentFor(path, members.red_lead.id, `id ${name}`), {}, members.viewer.token)) as {
+          errors?: { message: string }[];
+        };
         expect(result.errors?.[0].message, `${label(path)}.${name}`).toMatch(`Cannot query field "${name}" on type "UserSummary"`);
       }
     }
@@ -178,8 +224,18 @@ describe('other users as a viewer sees them', () => {
 
   it('admins and the user themself still read the private fields', async () => {
     const other = members.red_lead;
-    const byAdmin = await app.graphql(`query { user(id: "${other.id}") { email role isActive mustChangePassword trackerAccountId } }`, {}, members.admin.token);
-    expect(byAdmin.data.user).toEqual({ email: `${other.username}@corp.example`, role: 'red_lead', isActive: true, mustChangePassword: false, trackerAccountId: `tracker-${other.username}` });
+    const byAdmin = await app.graphql(
+      `query { user(id: "${other.id}") { email role isActive mustChangePassword trackerAccountId } }`,
+      {},
+      members.admin.token,
+    );
+    expect(byAdmin.data.user).toEqual({
+      email: `${other.username}@corp.example`,
+      role: 'red_lead',
+      isActive: true,
+      mustChangePassword: false,
+      trackerAccountId: `tracker-${other.username}`,
+    });
     const self = await app.graphql('query { me { email role preferences } }', {}, other.token);
     expect(self.data.me).toMatchObject({ email: `${other.username}@corp.example`, role: 'red_lead', preferences: expect.any(Object) });
   });

@@ -41,7 +41,18 @@ describe('users: administration', () => {
       tracker_account_id: null,
     });
     expect(Object.keys(created.body).sort()).toEqual(
-      ['created_at', 'display_name', 'email', 'id', 'is_active', 'must_change_password', 'role', 'tracker_account_id', 'updated_at', 'username'].sort(),
+      [
+        'created_at',
+        'display_name',
+        'email',
+        'id',
+        'is_active',
+        'must_change_password',
+        'role',
+        'tracker_account_id',
+        'updated_at',
+        'username',
+      ].sort(),
     );
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'create_user', entityId: created.body.id } });
     expect(audit?.details).toEqual({ username: 'alice.smith', role: 'blue_tech' });
@@ -64,7 +75,10 @@ describe('users: administration', () => {
       ];
       for (const response of await Promise.all(calls)) expect(response).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     }
-    expect(await app.api('GET', `/users/${target.id}`, { token: admin })).toMatchObject({ status: 200, body: { display_name: null, is_active: true } });
+    expect(await app.api('GET', `/users/${target.id}`, { token: admin })).toMatchObject({
+      status: 200,
+      body: { display_name: null, is_active: true },
+    });
   });
 
   it('a duplicate username answers 409, even in another letter case', async () => {
@@ -94,8 +108,14 @@ describe('users: administration', () => {
     const missing = await app.api('POST', '/users', { token: admin, body: { username: uniqueName('valid'), role: 'viewer' } });
     expect(missing).toMatchObject({ status: 400, body: { field: 'password' } });
     const target = await createThroughApi();
-    expect(await app.api('PATCH', `/users/${target.id}`, { token: admin, body: { is_active: 'yes' } })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'is_active' } });
-    expect(await app.api('PATCH', `/users/${target.id}`, { token: admin, body: { email: 'nope' } })).toMatchObject({ status: 400, body: { field: 'email' } });
+    expect(await app.api('PATCH', `/users/${target.id}`, { token: admin, body: { is_active: 'yes' } })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'is_active' },
+    });
+    expect(await app.api('PATCH', `/users/${target.id}`, { token: admin, body: { email: 'nope' } })).toMatchObject({
+      status: 400,
+      body: { field: 'email' },
+    });
   });
 
   it('lists users a page at a time with role, is_active and search filters', async () => {
@@ -125,7 +145,10 @@ describe('users: administration', () => {
 
   it('reads one user; an unknown id answers 404', async () => {
     const target = await createThroughApi({ display_name: 'Reader' });
-    expect(await app.api('GET', `/users/${target.id}`, { token: admin })).toMatchObject({ status: 200, body: { id: target.id, display_name: 'Reader' } });
+    expect(await app.api('GET', `/users/${target.id}`, { token: admin })).toMatchObject({
+      status: 200,
+      body: { id: target.id, display_name: 'Reader' },
+    });
     const unknown = await app.api('GET', '/users/00000000-0000-4000-8000-000000000000', { token: admin });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
@@ -138,12 +161,24 @@ describe('users: administration', () => {
     });
     expect(updated).toMatchObject({
       status: 200,
-      body: { email: 'new@example.com', role: 'blue_lead', display_name: 'Promoted', tracker_account_id: 'acct-42', must_change_password: true },
+      body: {
+        email: 'new@example.com',
+        role: 'blue_lead',
+        display_name: 'Promoted',
+        tracker_account_id: 'acct-42',
+        must_change_password: true,
+      },
     });
     const cleared = await app.api('PATCH', `/users/${target.id}`, { token: admin, body: { email: null } });
     expect(cleared.body.email).toBeNull();
-    const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'update_user', entityId: target.id }, orderBy: { timestamp: 'asc' } });
-    expect(audit?.details).toEqual({ username: target.username, changes: { email: 'new@example.com', role: 'blue_lead', displayName: 'Promoted', trackerAccountId: 'acct-42' } });
+    const audit = await app.services.prisma.auditLog.findFirst({
+      where: { action: 'update_user', entityId: target.id },
+      orderBy: { timestamp: 'asc' },
+    });
+    expect(audit?.details).toEqual({
+      username: target.username,
+      changes: { email: 'new@example.com', role: 'blue_lead', displayName: 'Promoted', trackerAccountId: 'acct-42' },
+    });
   });
 
   it('a password reset by an admin forces a change at next sign-in and is audited without the password', async () => {
@@ -156,7 +191,9 @@ describe('users: administration', () => {
     const row = await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.passwordChangedAt!.getTime()).toBeGreaterThan(Date.now() - 10_000);
 
-    expect(await app.api('POST', '/auth/login', { form: { username: user.username, password: TEST_PASSWORD } })).toMatchObject({ status: 401 });
+    expect(await app.api('POST', '/auth/login', { form: { username: user.username, password: TEST_PASSWORD } })).toMatchObject({
+      status: 401,
+    });
     const token = await app.login(user.username, NEW_PASSWORD);
     expect(await app.api('GET', '/techniques', { token })).toMatchObject({ status: 403, body: { code: 'PASSWORD_CHANGE_REQUIRED' } });
     expect(await app.api('GET', '/users/me', { token })).toMatchObject({ status: 403, body: { code: 'PASSWORD_CHANGE_REQUIRED' } });
@@ -188,7 +225,11 @@ describe('users: admins keep control', () => {
   it('an admin cannot deactivate, delete or demote themselves', async () => {
     const self = await app.createUser({ role: 'admin' });
     const token = await app.login(self.username);
-    for (const [method, body] of [['PATCH', { is_active: false }], ['PATCH', { role: 'viewer' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { is_active: false }],
+      ['PATCH', { role: 'viewer' }],
+      ['DELETE', undefined],
+    ] as const) {
       expect(await app.api(method, `/users/${self.id}`, { token, body })).toMatchObject({ status: 400, body: { code: 'SELF_LOCKOUT' } });
     }
     expect(await app.api('PATCH', `/users/${self.id}`, { token, body: { display_name: 'Still me' } })).toMatchObject({ status: 200 });
@@ -196,11 +237,20 @@ describe('users: admins keep control', () => {
 
   it('the last active admin cannot be deactivated or demoted', async () => {
     const last = await app.createUser({ role: 'admin' });
-    const others = await app.services.prisma.user.findMany({ where: { role: 'admin', isActive: true, id: { not: last.id } }, select: { id: true } });
+    const others = await app.services.prisma.user.findMany({
+      where: { role: 'admin', isActive: true, id: { not: last.id } },
+      select: { id: true },
+    });
     await app.services.prisma.user.updateMany({ where: { id: { in: others.map((user) => user.id) } }, data: { isActive: false } });
     try {
       // No admin could make this call over HTTP; a worker or script calling the service is held to the same rule.
-      const someone = { userId: others[0].id, username: 'script', role: 'admin' as const, mustChangePassword: false, via: 'token' as const };
+      const someone = {
+        userId: others[0].id,
+        username: 'script',
+        role: 'admin' as const,
+        mustChangePassword: false,
+        via: 'token' as const,
+      };
       await expect(deactivateUser(app.services, someone, last.id)).rejects.toMatchObject({ status: 409, code: 'LAST_ADMIN' });
     } finally {
       await app.services.prisma.user.updateMany({ where: { id: { in: others.map((user) => user.id) } }, data: { isActive: true } });
@@ -210,7 +260,10 @@ describe('users: admins keep control', () => {
   it('two admins deactivating each other at once leave one active admin', async () => {
     const [a, b] = [await app.createUser({ role: 'admin' }), await app.createUser({ role: 'admin' })];
     const [tokenA, tokenB] = [await app.login(a.username), await app.login(b.username)];
-    const others = await app.services.prisma.user.findMany({ where: { role: 'admin', isActive: true, id: { notIn: [a.id, b.id] } }, select: { id: true } });
+    const others = await app.services.prisma.user.findMany({
+      where: { role: 'admin', isActive: true, id: { notIn: [a.id, b.id] } },
+      select: { id: true },
+    });
     await app.services.prisma.user.updateMany({ where: { id: { in: others.map((user) => user.id) } }, data: { isActive: false } });
     try {
       const results = await Promise.all([
@@ -235,8 +288,16 @@ describe('users: own profile and preferences', () => {
     const user = await app.createUser({ role: 'blue_lead' });
     const token = await app.login(user.username);
     const me = await app.api('GET', '/users/me', { token });
-    expect(me).toMatchObject({ status: 200, body: { id: user.id, username: user.username, role: 'blue_lead', must_change_password: false } });
-    expect(me.body.preferences).toMatchObject({ theme: 'system', in_app_test_validated: true, email_new_techniques: true, in_app_intel_findings: true });
+    expect(me).toMatchObject({
+      status: 200,
+      body: { id: user.id, username: user.username, role: 'blue_lead', must_change_password: false },
+    });
+    expect(me.body.preferences).toMatchObject({
+      theme: 'system',
+      in_app_test_validated: true,
+      email_new_techniques: true,
+      in_app_intel_findings: true,
+    });
     expect(Object.keys(me.body.preferences)).toHaveLength(17);
     expect(me.body).not.toHaveProperty('password_hash');
   });
@@ -247,11 +308,19 @@ describe('users: own profile and preferences', () => {
     const first = await app.api('PATCH', '/users/me/preferences', { token, body: { theme: 'dark', email_test_validated: false } });
     expect(first).toMatchObject({ status: 200, body: { theme: 'dark', email_test_validated: false, in_app_test_validated: true } });
     const second = await app.api('PATCH', '/users/me/preferences', { token, body: { in_app_new_techniques: false } });
-    expect(second.body).toMatchObject({ theme: 'dark', email_test_validated: false, in_app_new_techniques: false, in_app_test_validated: true });
+    expect(second.body).toMatchObject({
+      theme: 'dark',
+      email_test_validated: false,
+      in_app_new_techniques: false,
+      in_app_test_validated: true,
+    });
     const row = await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.preferences).toEqual({ theme: 'dark', email_test_validated: false, in_app_new_techniques: false });
     expect((await app.api('GET', '/users/me', { token })).body.preferences).toEqual(second.body);
-    const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'update_preferences', userId: user.id }, orderBy: { timestamp: 'desc' } });
+    const audit = await app.services.prisma.auditLog.findFirst({
+      where: { action: 'update_preferences', userId: user.id },
+      orderBy: { timestamp: 'desc' },
+    });
     expect(audit?.details).toEqual({ changes: { in_app_new_techniques: false } });
   });
 
@@ -265,7 +334,10 @@ describe('users: own profile and preferences', () => {
       [{ theme: 'dark', email_campaign_completed: null }, 'email_campaign_completed'],
     ];
     for (const [body, field] of cases) {
-      expect(await app.api('PATCH', '/users/me/preferences', { token, body }), field).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field } });
+      expect(await app.api('PATCH', '/users/me/preferences', { token, body }), field).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR', field },
+      });
     }
     expect((await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).preferences).toEqual({});
   });

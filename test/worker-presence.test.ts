@@ -59,6 +59,12 @@ describe('when Redis goes down', () => {
     const health = await app.api('GET', '/system/health');
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(health.status).toBe(503);
-    expect(health.body).toEqual({ status: 'degraded', database: { status: 'ok' }, redis: { status: 'error' }, storage: { status: 'ok' }, workers: { status: 'unknown' } });
+    expect(health.body).toEqual({
+      status: 'degraded',
+      database: { status: 'ok' },
+      redis: { status: 'error' },
+      storage: { status: 'ok' },
+      workers: { status: 'unknown' },
+    });
   });
 });

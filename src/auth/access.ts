@@ -1,9 +1,4 @@
-import {
-  ApiKeyScopeError,
-  ForbiddenError,
-  PasswordChangeRequiredError,
-  UnauthenticatedError,
-} from '../errors.ts';
+import { ApiKeyScopeError, ForbiddenError, PasswordChangeRequiredError, UnauthenticatedError } from '../errors.ts';
 import type { ApiKeyScope } from '../generated/prisma/enums.ts';
 import type { Role } from './roles.ts';
 

@@ -14,7 +14,9 @@ export class DataDirInUseError extends DomainError {
   override readonly status = 503;
   override readonly code = 'DATA_DIR_IN_USE';
   constructor(dataDir: string, pid: number) {
-    super(`${dataDir} is in use by process ${pid}: the embedded database serves one process; stop it first, or give this one another DATA_DIR`);
+    super(
+      `${dataDir} is in use by process ${pid}: the embedded database serves one process; stop it first, or give this one another DATA_DIR`,
+    );
   }
 }
 

@@ -4,13 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { MigrationDirectory, MigrationList, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
-import {
-  createSchemaEngine,
-  EMPTY_PUBLIC_SCHEMA,
-  type EngineConnection,
-  type SchemaEngine,
-  type SchemaFile,
-} from './schema-engine.ts';
+import { createSchemaEngine, EMPTY_PUBLIC_SCHEMA, type EngineConnection, type SchemaEngine, type SchemaFile } from './schema-engine.ts';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const schemaPath = join(projectRoot, 'prisma', 'schema.prisma');
@@ -100,10 +94,7 @@ async function withEngine<T>(
  * left in the table as failed (not applied), as the CLI does; fix it, then mark it rolled back
  * (`prisma migrate resolve --rolled-back <name>`) before retrying.
  */
-export async function applyMigrations(
-  connectionString: string,
-  options: MigrationOptions = {},
-): Promise<{ applied: string[] }> {
+export async function applyMigrations(connectionString: string, options: MigrationOptions = {}): Promise<{ applied: string[] }> {
   const migrationsList = await readMigrationList(options.migrationsDirectory ?? migrationsDirectory);
   try {
     const { appliedMigrationNames } = await withEngine({ connectionString }, undefined, (engine) =>
@@ -123,10 +114,7 @@ export async function applyMigrations(
  * they agree. The migrations are replayed in a scratch database created on the server of
  * `shadowDatabaseUrl` and dropped afterwards.
  */
-export async function diffMigrationsToSchema(
-  shadowDatabaseUrl: string,
-  options: MigrationOptions = {},
-): Promise<string> {
+export async function diffMigrationsToSchema(shadowDatabaseUrl: string, options: MigrationOptions = {}): Promise<string> {
   const [migrationsList, schemaFile] = await Promise.all([
     readMigrationList(options.migrationsDirectory ?? migrationsDirectory),
     readSchemaFile(),
@@ -197,8 +185,6 @@ async function assertDisposable(url: string): Promise<void> {
     "SELECT to_regclass('public._prisma_migrations')::text AS history",
   );
   if (history !== null) {
-    throw new Error(
-      `${redactUrl(url)} cannot host a scratch database and holds a migration history: refusing to wipe it`,
-    );
+    throw new Error(`${redactUrl(url)} cannot host a scratch database and holds a migration history: refusing to wipe it`);
   }
 }

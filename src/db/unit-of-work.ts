@@ -42,7 +42,8 @@ export interface UnitOfWork {
   emit<K extends DomainEventType>(type: K, payload: EventOf<K>['payload']): void;
 }
 
-const isObject = (value: Prisma.InputJsonValue): value is Prisma.InputJsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Prisma.InputJsonValue): value is Prisma.InputJsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Runs `work` in a database transaction. Audit entries are written inside it; events are published only
@@ -55,21 +56,24 @@ export async function inTransaction<T>(
   options: TransactionOptions = {},
 ): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await services.prisma.$transaction(async (tx) =>
-    work({
-      tx,
-      actor,
-      async audit(entry) {
-        const { action, entityType, entityId = null, details = {} } = entry;
-        const run = actor.syncRun;
-        const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
-        await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded } });
-        await run?.record(tx, entry);
-      },
-      emit(type, payload) {
-        events.push(event(type, payload, actor.userId) as DomainEvent);
-      },
-    }),
+  const result = await services.prisma.$transaction(
+    async (tx) =>
+      work({
+        tx,
+        actor,
+        async audit(entry) {
+          const { action, entityType, entityId = null, details = {} } = entry;
+          const run = actor.syncRun;
+          const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
+          await tx.auditLog.create({
+            data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded },
+          });
+          await run?.record(tx, entry);
+        },
+        emit(type, payload) {
+          events.push(event(type, payload, actor.userId) as DomainEvent);
+        },
+      }),
     options,
   );
   await services.bus.publish(events);

@@ -82,7 +82,9 @@ export function subscriptionInputProblem(variables: Record<string, unknown> | nu
   const problem = inspectInput(variables ?? {});
   if (!problem) return null;
   const field = problem.path.length ? problem.path.join('.') : null;
-  return [new GraphQLError(`${field ? `${field}: ` : ''}${problem.reason}`, { extensions: { code: 'VALIDATION_ERROR', status: 400, field } })];
+  return [
+    new GraphQLError(`${field ? `${field}: ` : ''}${problem.reason}`, { extensions: { code: 'VALIDATION_ERROR', status: 400, field } }),
+  ];
 }
 
 /** The same rule for string literals written into a GraphQL document. */

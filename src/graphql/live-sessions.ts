@@ -22,7 +22,10 @@ interface LiveSocket {
 }
 
 /** The credential of a graphql-ws connection: `authorization` in connectionParams, else the upgrade's headers. */
-export function connectionCredential(connectionParams: Readonly<Record<string, unknown>> | undefined, headers: IncomingHttpHeaders): string | null {
+export function connectionCredential(
+  connectionParams: Readonly<Record<string, unknown>> | undefined,
+  headers: IncomingHttpHeaders,
+): string | null {
   const fromParams = connectionParams?.authorization ?? connectionParams?.Authorization;
   return typeof fromParams === 'string' ? fromParams.replace(/^Bearer\s+/i, '') : credentialOf(headers);
 }

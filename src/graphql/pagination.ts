@@ -24,7 +24,14 @@ export function pageType<T>(name: string, item: ObjectRef<any, T>) {
 }
 
 /** `offset`/`limit` of a list relation, checked against its page limits (400 VALIDATION_ERROR beyond them). */
-export function sliceOfPage<T>(list: readonly T[], args: { offset?: number | null; limit?: number | null }, limits: { defaultLimit: number; maxLimit: number }): T[] {
-  const { offset, limit } = parseInput(page(limits.defaultLimit, limits.maxLimit), { offset: args.offset ?? 0, limit: args.limit ?? limits.defaultLimit });
+export function sliceOfPage<T>(
+  list: readonly T[],
+  args: { offset?: number | null; limit?: number | null },
+  limits: { defaultLimit: number; maxLimit: number },
+): T[] {
+  const { offset, limit } = parseInput(page(limits.defaultLimit, limits.maxLimit), {
+    offset: args.offset ?? 0,
+    limit: args.limit ?? limits.defaultLimit,
+  });
   return list.slice(offset, offset + limit);
 }

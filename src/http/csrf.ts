@@ -42,6 +42,10 @@ export function crossSiteRefusal(req: IncomingMessage, policy: OriginPolicy): st
 export function refuseCrossSite(policy: OriginPolicy): RequestHandler {
   return (req, _res, next) => {
     const reason = crossSiteRefusal(req, policy);
-    next(reason ? new CrossSiteRequestError(`${reason}; send the request from this service's own pages or with an Authorization header`) : undefined);
+    next(
+      reason
+        ? new CrossSiteRequestError(`${reason}; send the request from this service's own pages or with an Authorization header`)
+        : undefined,
+    );
   };
 }

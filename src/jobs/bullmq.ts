@@ -90,7 +90,9 @@ export class BullmqJobRunner implements JobRunner {
 
   async upsertSchedule(id: string, jobName: string, repeat: Repeat, data: Record<string, unknown> = {}): Promise<void> {
     const definition = this.definitionOf(jobName);
-    await this.reachable(() => this.queueOf(definition).upsertJobScheduler(id, repeat, { name: jobName, data, opts: this.jobOptions(definition) }));
+    await this.reachable(() =>
+      this.queueOf(definition).upsertJobScheduler(id, repeat, { name: jobName, data, opts: this.jobOptions(definition) }),
+    );
   }
 
   async removeSchedule(id: string): Promise<void> {
@@ -101,7 +103,8 @@ export class BullmqJobRunner implements JobRunner {
 
   /** Runs a queue operation, or answers 503 QUEUE_UNAVAILABLE when Redis is unreachable or stops answering. */
   private async reachable<T>(operation: () => Promise<T>): Promise<T> {
-    const unavailable = () => new ServiceUnavailableError('The job queue is unavailable; retry shortly', QUEUE_RETRY_AFTER_SECONDS, 'QUEUE_UNAVAILABLE');
+    const unavailable = () =>
+      new ServiceUnavailableError('The job queue is unavailable; retry shortly', QUEUE_RETRY_AFTER_SECONDS, 'QUEUE_UNAVAILABLE');
     if (this.queueConnection.status !== 'ready') throw unavailable();
     try {
       return await operation();

@@ -8,7 +8,9 @@ import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, type JobDefinition, type JobRunner, 
 
 export function nextRun(repeat: Repeat, from = new Date()): Date {
   if ('every' in repeat) return new Date(from.getTime() + repeat.every);
-  return CronExpressionParser.parse(repeat.pattern, { currentDate: from, tz: repeat.tz ?? 'UTC' }).next().toDate();
+  return CronExpressionParser.parse(repeat.pattern, { currentDate: from, tz: repeat.tz ?? 'UTC' })
+    .next()
+    .toDate();
 }
 
 /** setTimeout fires at once for delays past 2^31 - 1 ms (~24.8 days): longer waits are taken in steps. */
@@ -74,21 +76,26 @@ export class InProcessJobRunner implements JobRunner {
     if (this.closed || this.schedules.get(schedule.id) !== schedule) return;
     schedule.next = next;
     const wait = next.getTime() - Date.now();
-    schedule.timer = setTimeout(() => {
-      if (Date.now() < next.getTime()) return this.arm(schedule, next);
-      this.track(this.execute(schedule.definition, schedule.data));
-      this.arm(schedule, nextRun(schedule.repeat, new Date(Math.max(Date.now(), next.getTime()))));
-    }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    schedule.timer = setTimeout(
+      () => {
+        if (Date.now() < next.getTime()) return this.arm(schedule, next);
+        this.track(this.execute(schedule.definition, schedule.data));
+        this.arm(schedule, nextRun(schedule.repeat, new Date(Math.max(Date.now(), next.getTime()))));
+      },
+      Math.min(Math.max(0, wait), MAX_TIMER_MS),
+    );
     schedule.timer.unref();
   }
 
   async enqueue(name: string, data: Record<string, unknown> = {}, options: { delayMs?: number; jobId?: string } = {}) {
     const definition = this.definitionOf(name);
     const id = options.jobId ?? randomUUID();
-    this.track((async () => {
-      if (options.delayMs) await sleep(options.delayMs);
-      await this.execute(definition, data);
-    })());
+    this.track(
+      (async () => {
+        if (options.delayMs) await sleep(options.delayMs);
+        await this.execute(definition, data);
+      })(),
+    );
     return id;
   }
 

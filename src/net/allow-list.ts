@@ -32,7 +32,6 @@ export function parseAddress(host: string): Address | null {
 export const isPublicUnicast = (address: Address) =>
   address.range() === 'unicast' && !(address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(IPV4_COMPATIBLE));
 
-
 /** IPv4-mapped IPv6 addresses compare with IPv4 entries as the IPv4 address they carry. */
 const comparable = (address: Address): Address =>
   address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;

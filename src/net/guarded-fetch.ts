@@ -27,7 +27,9 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const systemResolve: Resolve = (hostname) =>
-  new Promise((resolve, reject) => systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 const allowedAddress = (allowList: HostAllowList, address: string) => {
   const parsed = parseAddress(address);
@@ -59,7 +61,8 @@ function guardedLookup(allowList: HostAllowList, resolve: Resolve): LookupFuncti
 
 /** The URL if it may be requested as it is: http(s), and an address literal only when it is public or listed. */
 function checkedUrl(url: URL, allowList: HostAllowList): URL {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError(`only http and https URLs may be fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DestinationRefusedError(`only http and https URLs may be fetched, not ${url.protocol}`);
   // WHATWG parsing has already rewritten numeric forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted decimal.
   const literal = parseAddress(url.hostname);
   if (literal && !isPublicUnicast(literal) && !allowList.allowsHost(url.hostname)) {

@@ -126,7 +126,11 @@ async function fetchSourceBytes(location: string, access: SourceAccess): Promise
     return Buffer.concat(chunks);
   } catch (error) {
     if (error instanceof SourceUnavailableError) throw error;
-    throw new SourceUnavailableError(location, error instanceof TypeError && codeOf(error) === 'ERR_INVALID_URL' ? 'not a valid URL' : networkReason(error), { cause: error });
+    throw new SourceUnavailableError(
+      location,
+      error instanceof TypeError && codeOf(error) === 'ERR_INVALID_URL' ? 'not a valid URL' : networkReason(error),
+      { cause: error },
+    );
   }
 }
 

@@ -6,7 +6,15 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { LinkSigner } from './links.ts';
 import { Measure } from './measure.ts';
-import { assertValidKey, ObjectMissingError, type DownloadLink, type DownloadTarget, type ObjectStorage, type PutOptions, type StoredObject } from './types.ts';
+import {
+  assertValidKey,
+  ObjectMissingError,
+  type DownloadLink,
+  type DownloadTarget,
+  type ObjectStorage,
+  type PutOptions,
+  type StoredObject,
+} from './types.ts';
 
 const TEMP_DIR = '.incoming';
 

@@ -24,10 +24,16 @@ export interface Storage {
 export async function createStorage(config: Config, log: Logger): Promise<Storage> {
   const links = await LinkSigner.create(config.JWT_SECRET, config.DATA_DIR);
   if (!config.S3_ENDPOINT) {
-    const objects = new DiskStorage({ root: join(config.DATA_DIR, 'evidence'), signer: links, publicUrl: publicBaseUrl(config), linkTtlMs: config.DOWNLOAD_URL_TTL });
+    const objects = new DiskStorage({
+      root: join(config.DATA_DIR, 'evidence'),
+      signer: links,
+      publicUrl: publicBaseUrl(config),
+      linkTtlMs: config.DOWNLOAD_URL_TTL,
+    });
     return { objects, links };
   }
-  if (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY) throw new Error('S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set');
+  if (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY)
+    throw new Error('S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set');
   // Loaded only when configured: the S3 client adds to start-up time of the embedded mode.
   const { S3Storage } = await import('./s3.ts');
   const objects = new S3Storage(

@@ -3,7 +3,15 @@ import { Client } from 'minio';
 import type { Logger } from '../logger.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { Measure } from './measure.ts';
-import { assertValidKey, ObjectMissingError, type DownloadLink, type DownloadTarget, type ObjectStorage, type PutOptions, type StoredObject } from './types.ts';
+import {
+  assertValidKey,
+  ObjectMissingError,
+  type DownloadLink,
+  type DownloadTarget,
+  type ObjectStorage,
+  type PutOptions,
+  type StoredObject,
+} from './types.ts';
 
 /** Bytes buffered per multipart part (S3's minimum is 5 MiB); smaller files go up in one PUT. */
 const PART_SIZE = 8 * 1024 * 1024;

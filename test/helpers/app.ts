@@ -34,8 +34,18 @@ export interface TestApp {
   /** REST call under /api/v1 (path starts with '/'). */
   api<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** GraphQL over HTTP. */
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data?: T; errors?: any[] }>;
-  createUser(options?: { role?: Role; username?: string; password?: string; mustChangePassword?: boolean; isActive?: boolean }): Promise<{ id: string; username: string; password: string; role: Role }>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ status: number; data?: T; errors?: any[] }>;
+  createUser(options?: {
+    role?: Role;
+    username?: string;
+    password?: string;
+    mustChangePassword?: boolean;
+    isActive?: boolean;
+  }): Promise<{ id: string; username: string; password: string; role: Role }>;
   /** Signs in through POST /auth/login and returns the access token. */
   login(username: string, password?: string): Promise<string>;
   /** A token for a (cached) user with this role. */

@@ -34,7 +34,10 @@ const CONTENT_TYPES: Record<string, string> = {
  * A local HTTP server on a random port of 127.0.0.1 that answers each GET with what `resolve` gives for the
  * request's path (decoded, without the query string): 200 with that body, or 404 when it gives nothing.
  */
-export async function serveFiles(resolve: (path: string) => ServedFile | Promise<ServedFile>, options: FileServerOptions = {}): Promise<FileServer> {
+export async function serveFiles(
+  resolve: (path: string) => ServedFile | Promise<ServedFile>,
+  options: FileServerOptions = {},
+): Promise<FileServer> {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://files').pathname);
     let body: ServedFile;

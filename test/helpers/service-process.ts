@@ -15,7 +15,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function waitFor<T>(what: string, deadline: number, probe: () => Promise<T | undefined>, everyMs = 100, signal?: AbortSignal): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  deadline: number,
+  probe: () => Promise<T | undefined>,
+  everyMs = 100,
+  signal?: AbortSignal,
+): Promise<T> {
   while (Date.now() < deadline && !signal?.aborted) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
@@ -68,10 +74,16 @@ export async function startServiceProcess(env: Record<string, string>, script = 
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
   const gone = new AbortController();
-  const started = waitFor('the health check', Date.now() + STARTUP_BUDGET_MS, async () => {
-    if (ready) return ready.test(stdout) || undefined;
-    return (await fetch(`${base}/api/v1/system/health`)).status === 200 || undefined;
-  }, 100, gone.signal);
+  const started = waitFor(
+    'the health check',
+    Date.now() + STARTUP_BUDGET_MS,
+    async () => {
+      if (ready) return ready.test(stdout) || undefined;
+      return (await fetch(`${base}/api/v1/system/health`)).status === 200 || undefined;
+    },
+    100,
+    gone.signal,
+  );
   const died = exited.then(([code]) => {
     gone.abort();
     throw new Error(`the service exited with ${code}`);
@@ -88,7 +100,10 @@ export async function startServiceProcess(env: Record<string, string>, script = 
     output,
     api,
     async login() {
-      const response = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }) });
+      const response = await fetch(`${base}/api/v1/auth/login`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
       if (response.status !== 200) throw new Error(`login answered ${response.status}${output()}`);
       return ((await response.json()) as { access_token: string }).access_token;
     },

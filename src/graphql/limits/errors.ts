@@ -40,5 +40,7 @@ const TOKEN_LIMIT = /Document contains more th(?:an|at) (\d+) tokens/;
 /** The token limit's syntax error as a limit error; null for any other error. */
 export function tokenLimitErrorFrom(error: unknown): QueryLimitError | null {
   const match = error instanceof Error ? TOKEN_LIMIT.exec(error.message) : null;
-  return match ? new QueryLimitError(LIMIT_CODES.size, `The document has more than ${match[1]} tokens`, { max_tokens: Number(match[1]) }) : null;
+  return match
+    ? new QueryLimitError(LIMIT_CODES.size, `The document has more than ${match[1]} tokens`, { max_tokens: Number(match[1]) })
+    : null;
 }

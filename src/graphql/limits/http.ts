@@ -10,7 +10,14 @@ export function graphqlBodyParser(maxBytes: number) {
 export function graphqlBodyTooLarge(maxBytes: number): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if ((error as { type?: string }).type !== 'entity.too.large') return next(error);
-    const refusal = new QueryLimitError(LIMIT_CODES.size, `The request body is larger than ${maxBytes} bytes`, { max_bytes: maxBytes }, 413);
-    res.status(refusal.status).json({ errors: [{ message: refusal.message, extensions: { code: refusal.code, status: refusal.status, ...refusal.extra } }] });
+    const refusal = new QueryLimitError(
+      LIMIT_CODES.size,
+      `The request body is larger than ${maxBytes} bytes`,
+      { max_bytes: maxBytes },
+      413,
+    );
+    res
+      .status(refusal.status)
+      .json({ errors: [{ message: refusal.message, extensions: { code: refusal.code, status: refusal.status, ...refusal.extra } }] });
   };
 }

@@ -16,7 +16,12 @@ export interface GraphqlLimits {
 }
 
 export function graphqlLimitsOf(config: Config): GraphqlLimits {
-  return { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxAliases: config.GRAPHQL_MAX_ALIASES, maxTokens: config.GRAPHQL_MAX_TOKENS };
+  return {
+    maxCost: config.GRAPHQL_MAX_COST,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+  };
 }
 
 const reportAs = (error: QueryLimitError) => (context: ValidationContext | null) => context?.reportError(limitGraphqlError(error));
@@ -29,12 +34,24 @@ export function limitRules(limits: GraphqlLimits): ValidationRule[] {
       ignoreIntrospection: true,
       flattenFragments: true,
       propagateOnRejection: false,
-      onReject: [reportAs(new QueryLimitError(LIMIT_CODES.depth, `The query is nested deeper than ${limits.maxDepth} levels`, { max_depth: limits.maxDepth }))],
+      onReject: [
+        reportAs(
+          new QueryLimitError(LIMIT_CODES.depth, `The query is nested deeper than ${limits.maxDepth} levels`, {
+            max_depth: limits.maxDepth,
+          }),
+        ),
+      ],
     }),
     maxAliasesRule({
       n: limits.maxAliases,
       propagateOnRejection: false,
-      onReject: [reportAs(new QueryLimitError(LIMIT_CODES.aliases, `The query has more than ${limits.maxAliases} aliases`, { max_aliases: limits.maxAliases }))],
+      onReject: [
+        reportAs(
+          new QueryLimitError(LIMIT_CODES.aliases, `The query has more than ${limits.maxAliases} aliases`, {
+            max_aliases: limits.maxAliases,
+          }),
+        ),
+      ],
     }),
   ];
 }
@@ -64,13 +81,22 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, inp
 }
 
 /** A GraphQL error when the operation costs more than the limit, null otherwise. */
-export function costError(schema: GraphQLSchema, document: DocumentNode, limits: GraphqlLimits, input: CostInput = {}): GraphQLError | null {
+export function costError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: GraphqlLimits,
+  input: CostInput = {},
+): GraphQLError | null {
   const cost = operationCost(schema, document, input);
   if (cost === null || cost <= limits.maxCost) return null;
   return limitGraphqlError(
-    new QueryLimitError(LIMIT_CODES.cost, `The query would cost ${cost}, more than the limit of ${limits.maxCost}: ask for smaller pages or fewer nested lists`, {
-      cost,
-      max_cost: limits.maxCost,
-    }),
+    new QueryLimitError(
+      LIMIT_CODES.cost,
+      `The query would cost ${cost}, more than the limit of ${limits.maxCost}: ask for smaller pages or fewer nested lists`,
+      {
+        cost,
+        max_cost: limits.maxCost,
+      },
+    ),
   );
 }

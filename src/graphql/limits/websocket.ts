@@ -1,5 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { ServerOptions, VerifyClientCallbackAsync, WebSocket } from 'ws';
 import { costError, limitRules, type GraphqlLimits } from './rules.ts';

@@ -26,7 +26,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.prismaField({
     type: 'ApiKey',
-    description: 'Revokes an own key (admins: anyone\'s); it stops working at once.',
+    description: "Revokes an own key (admins: anyone's); it stops working at once.",
     authScopes: allow(apiKeyRoles.own),
     args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => apiKeys.revokeApiKey(context.services, principalOf(context), String(id), query),

@@ -24,7 +24,12 @@ const createSchema = z.object({
 export const OWN_API_KEY_MAX = 500;
 
 export function listOwnApiKeys(services: Services, principal: Principal, query: Query = {}) {
-  return services.prisma.apiKey.findMany({ ...query, where: { userId: principal.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: OWN_API_KEY_MAX });
+  return services.prisma.apiKey.findMany({
+    ...query,
+    where: { userId: principal.userId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: OWN_API_KEY_MAX,
+  });
 }
 
 export async function createApiKey(services: Services, principal: Principal, input: unknown): Promise<NewApiKey> {
@@ -47,7 +52,12 @@ export async function revokeApiKey(services: Services, principal: Principal, id:
     assertMayRevoke(principal, apiKey);
     if (apiKey.revokedAt) return uow.tx.apiKey.findUniqueOrThrow({ ...query, where: { id } });
     const revoked = await uow.tx.apiKey.update({ ...query, where: { id }, data: { revokedAt: new Date() } });
-    await uow.audit({ action: 'revoke_api_key', entityType: 'api_key', entityId: id, details: { name: apiKey.name, owner_id: apiKey.userId } });
+    await uow.audit({
+      action: 'revoke_api_key',
+      entityType: 'api_key',
+      entityId: id,
+      details: { name: apiKey.name, owner_id: apiKey.userId },
+    });
     uow.emit('api_key.changed', { apiKeyId: id, userId: apiKey.userId, change: 'revoked' });
     return revoked;
   });

@@ -39,6 +39,6 @@ export const NewApiKeyType = builder.objectRef<NewApiKey>('NewApiKey').implement
 export const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: '1 to 100 characters.' }),
-    scope: t.field({ type: ApiKeyScopeEnum, required: true, description: 'Never wider than the owner\'s role allows.' }),
+    scope: t.field({ type: ApiKeyScopeEnum, required: true, description: "Never wider than the owner's role allows." }),
   }),
 });

@@ -8,7 +8,8 @@ export const auditRoutes: Route[] = [
     method: 'GET',
     path: '/audit-logs',
     tag: 'Audit logs',
-    summary: 'Audit entries, newest first (filters user_id, action, entity_type, start_date, end_date; offset default 0, limit default 50, max 100)',
+    summary:
+      'Audit entries, newest first (filters user_id, action, entity_type, start_date, end_date; offset default 0, limit default 50, max 100)',
     roles: auditRoles.read,
     document: `query ($userId: UUID, $action: String, $entityType: String, $startDate: DateTime, $endDate: DateTime, $offset: Int, $limit: Int) {
       auditLogs(filter: { userId: $userId, action: $action, entityType: $entityType, startDate: $startDate, endDate: $endDate }, offset: $offset, limit: $limit) {

@@ -30,14 +30,28 @@ export async function login(services: Services, input: unknown, clientIp: string
   const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !passwordMatches || !user.isActive) {
     await services.prisma.auditLog.create({
-      data: { userId: user?.id ?? null, username, action: 'login_failed', entityType: 'user', entityId: user?.id ?? null, details: { client_ip: clientIp } },
+      data: {
+        userId: user?.id ?? null,
+        username,
+        action: 'login_failed',
+        entityType: 'user',
+        entityId: user?.id ?? null,
+        details: { client_ip: clientIp },
+      },
     });
     throw new InvalidCredentialsError();
   }
   await services.loginThrottle.loginSucceeded(username, clientIp);
   const session = await issueSession(services, user);
   await services.prisma.auditLog.create({
-    data: { userId: user.id, username: user.username, action: 'login', entityType: 'user', entityId: user.id, details: { client_ip: clientIp } },
+    data: {
+      userId: user.id,
+      username: user.username,
+      action: 'login',
+      entityType: 'user',
+      entityId: user.id,
+      details: { client_ip: clientIp },
+    },
   });
   return session;
 }
@@ -54,7 +68,14 @@ export async function logout(services: Services, principal: Principal): Promise<
   }
   await services.revocations.revoke(principal.jti, principal.expiresAt);
   await services.prisma.auditLog.create({
-    data: { userId: principal.userId, username: principal.username, action: 'logout', entityType: 'user', entityId: principal.userId, details: {} },
+    data: {
+      userId: principal.userId,
+      username: principal.username,
+      action: 'logout',
+      entityType: 'user',
+      entityId: principal.userId,
+      details: {},
+    },
   });
   await services.bus.publish([event('session.ended', { userId: principal.userId, jti: principal.jti }, principal.userId)]);
 }

@@ -16,7 +16,14 @@ export interface OccurrenceJobData {
 export type OccurrenceOutcome =
   | { executionId: string; occurrence: string; testIds: string[] }
   | {
-      skipped: 'unknown campaign' | 'invalid occurrence' | 'not active' | 'not recurring' | 'before start_date' | 'after end_date' | 'already run';
+      skipped:
+        | 'unknown campaign'
+        | 'invalid occurrence'
+        | 'not active'
+        | 'not recurring'
+        | 'before start_date'
+        | 'after end_date'
+        | 'already run';
       occurrence?: string;
     };
 
@@ -65,7 +72,8 @@ export async function runCampaignOccurrence(services: Services, data: Occurrence
           return { skipped: 'after end_date', occurrence: at };
         }
         const key = { campaignId_occurrence: { campaignId: campaign.id, occurrence } };
-        if (await uow.tx.campaignExecution.findUnique({ where: key, select: { id: true } })) return { skipped: 'already run', occurrence: at };
+        if (await uow.tx.campaignExecution.findUnique({ where: key, select: { id: true } }))
+          return { skipped: 'already run', occurrence: at };
         const execution = await uow.tx.campaignExecution.create({ data: { campaignId: campaign.id, occurrence, startedAt: locked.now } });
         const testIds: string[] = [];
         for (const testId of await decidedLatestTests(uow.tx, campaign.id)) {

@@ -77,7 +77,8 @@ builder.mutationFields((t) => ({
     description: 'Changes name, description, type or threat actor (in any status).',
     authScopes: allow(campaignRoles.update),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateCampaignInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => campaigns.updateCampaign(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      campaigns.updateCampaign(context.services, principalOf(context), String(id), input, query),
   }),
   deleteCampaign: t.id({
     description: 'Deletes the campaign (its creator or an admin); its tests stay, outside any campaign. Answers the id.',
@@ -90,7 +91,8 @@ builder.mutationFields((t) => ({
     description: 'Puts an existing test into the campaign (draft or active); a test of another campaign is refused (409).',
     authScopes: allow(campaignRoles.manageTests),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: AddCampaignTestInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => campaigns.addCampaignTest(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      campaigns.addCampaignTest(context.services, principalOf(context), String(id), input, query),
   }),
   removeCampaignTest: t.prismaField({
     type: 'Campaign',
@@ -102,7 +104,8 @@ builder.mutationFields((t) => ({
   }),
   createCampaignFromThreatActor: t.prismaField({
     type: 'Campaign',
-    description: 'Creates a threat_actor campaign with one draft test per distinct active technique the actor uses, pre-filled from a template when one exists.',
+    description:
+      'Creates a threat_actor campaign with one draft test per distinct active technique the actor uses, pre-filled from a template when one exists.',
     authScopes: allow(campaignRoles.fromThreatActor),
     args: {
       actorId: t.arg.id({ required: true, description: 'The uuid (or ATT&CK group id) of the threat actor.' }),
@@ -113,7 +116,8 @@ builder.mutationFields((t) => ({
   }),
   scheduleCampaign: t.prismaField({
     type: 'Campaign',
-    description: 'Sets start_date, end_date and recurrence (omitted fields stay, null clears); an active recurring campaign is (re)scheduled at once.',
+    description:
+      'Sets start_date, end_date and recurrence (omitted fields stay, null clears); an active recurring campaign is (re)scheduled at once.',
     authScopes: allow(campaignRoles.schedule),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: CampaignScheduleInput, required: true }) },
     resolve: (query, _root, { id, input }, context) => scheduleCampaign(context.services, principalOf(context), String(id), input, query),
@@ -128,7 +132,8 @@ for (const row of CAMPAIGN_TRANSITIONS) {
       description: row.summary,
       authScopes: allow(row.roles),
       args: { id: t.arg({ type: 'UUID', required: true }) },
-      resolve: (query, _root, { id }, context) => applyCampaignTransition(context.services, principalOf(context), String(id), row.action, query),
+      resolve: (query, _root, { id }, context) =>
+        applyCampaignTransition(context.services, principalOf(context), String(id), row.action, query),
     }),
   );
 }

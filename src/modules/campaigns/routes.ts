@@ -28,7 +28,8 @@ const mutation = (
   document: string,
   roles: Route['roles'],
   summary: string,
-  variables: Record<string, VariableSource>): Route => ({
+  variables: Record<string, VariableSource>,
+): Route => ({
   method,
   path: `/campaigns/:id${suffix}`,
   tag: 'Campaigns',
@@ -40,7 +41,14 @@ const mutation = (
 
 /** POST /campaigns/{id}/<action>: one row per row of the transition table. */
 const transitionRoutes: Route[] = CAMPAIGN_TRANSITIONS.map((row) =>
-  mutation('POST', `/${row.path}`, `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`, row.roles, row.summary, { id: path('id') }),
+  mutation(
+    'POST',
+    `/${row.path}`,
+    `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
+    row.roles,
+    row.summary,
+    { id: path('id') },
+  ),
 );
 
 export const campaignsRoutes: Route[] = [
@@ -93,7 +101,8 @@ export const campaignsRoutes: Route[] = [
     method: 'GET',
     path: '/campaigns/:id',
     tag: 'Campaigns',
-    summary: 'One campaign with its threat actor, progress and tests (the first 100, oldest first; tests_offset and tests_limit ≤ 500 page through them; test_count is the total)',
+    summary:
+      'One campaign with its threat actor, progress and tests (the first 100, oldest first; tests_offset and tests_limit ≤ 500 page through them; test_count is the total)',
     roles: campaignRoles.read,
     document: `query ($id: UUID!, $testsOffset: Int, $testsLimit: Int) {
       campaign(id: $id) { ${CAMPAIGN_DETAIL_FIELDS.replace('tests {', 'tests(offset: $testsOffset, limit: $testsLimit) {')} }
@@ -109,9 +118,16 @@ export const campaignsRoutes: Route[] = [
     { id: path('id'), input: body() },
   ),
   {
-    ...mutation('DELETE', '', 'mutation ($id: UUID!) { deleteCampaign(id: $id) }', campaignRoles.delete, 'Delete a campaign (its creator or an admin); its tests stay, with no campaign', {
-      id: path('id'),
-    }),
+    ...mutation(
+      'DELETE',
+      '',
+      'mutation ($id: UUID!) { deleteCampaign(id: $id) }',
+      campaignRoles.delete,
+      'Delete a campaign (its creator or an admin); its tests stay, with no campaign',
+      {
+        id: path('id'),
+      },
+    ),
     status: 204,
   },
   mutation(

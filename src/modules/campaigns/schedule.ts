@@ -26,7 +26,8 @@ export function recurrenceProblem(pattern: string): string | null {
     return 'must be a cron expression with 5 fields (minute hour day-of-month month day-of-week, UTC) or null';
   }
   try {
-    if (CronExpressionParser.parse(pattern, { tz: 'UTC' }).fields.minute.values.length > 1) return 'must not recur more often than once an hour';
+    if (CronExpressionParser.parse(pattern, { tz: 'UTC' }).fields.minute.values.length > 1)
+      return 'must not recur more often than once an hour';
   } catch (error) {
     return `is not a valid cron expression (${(error as Error).message})`;
   }
@@ -52,7 +53,9 @@ export function periodProblem(startDate: Date | null | undefined, endDate: Date 
  * A minute of slack keeps a run that fires a little early (clock skew) on its own occurrence.
  */
 export function occurrenceAt(pattern: string, now = new Date()): Date {
-  return CronExpressionParser.parse(pattern, { tz: 'UTC', currentDate: new Date(now.getTime() + 60_000) }).prev().toDate();
+  return CronExpressionParser.parse(pattern, { tz: 'UTC', currentDate: new Date(now.getTime() + 60_000) })
+    .prev()
+    .toDate();
 }
 
 /** The next occurrence that will run: after now, not before start_date, not after end_date; null when none. */
@@ -92,7 +95,8 @@ export async function campaignSchedules(services: Services): Promise<DynamicSche
   });
   return campaigns.flatMap((campaign) => {
     const repeat = repeatOf(campaign, now);
-    if (!repeat) services.log.warn({ campaignId: campaign.id, recurrence: campaign.recurrence }, 'campaign recurrence is not valid; not scheduled');
+    if (!repeat)
+      services.log.warn({ campaignId: campaign.id, recurrence: campaign.recurrence }, 'campaign recurrence is not valid; not scheduled');
     return repeat ? [{ id: scheduleIdOf(campaign.id), repeat, data: scheduleData(campaign) }] : [];
   });
 }

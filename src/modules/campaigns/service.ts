@@ -107,8 +107,17 @@ export async function insertCampaign(
   details: Prisma.InputJsonObject = {},
 ) {
   const campaign = await uow.tx.campaign.create({ data: { ...data, createdById, status: 'draft' } });
-  await newHistory(uow, campaign).record({ kind: 'created', toStatus: 'draft', details: { name: campaign.name, type: campaign.type, ...details } });
-  await uow.audit({ action: 'create_campaign', entityType: 'campaign', entityId: campaign.id, details: { name: campaign.name, type: campaign.type, ...details } });
+  await newHistory(uow, campaign).record({
+    kind: 'created',
+    toStatus: 'draft',
+    details: { name: campaign.name, type: campaign.type, ...details },
+  });
+  await uow.audit({
+    action: 'create_campaign',
+    entityType: 'campaign',
+    entityId: campaign.id,
+    details: { name: campaign.name, type: campaign.type, ...details },
+  });
   uow.emit('campaign.changed', { campaignId: campaign.id, change: 'created' });
   return campaign;
 }
@@ -243,8 +252,16 @@ export const CAMPAIGN_HISTORY_MAX = 2000;
 export async function campaignHistory(services: Services, id: string) {
   await getCampaign(services, id, { select: { id: true } });
   const [events, executions] = await Promise.all([
-    services.prisma.campaignEvent.findMany({ where: { campaignId: id }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: CAMPAIGN_HISTORY_MAX }),
-    services.prisma.campaignExecution.findMany({ where: { campaignId: id }, orderBy: [{ occurrence: 'desc' }], take: CAMPAIGN_HISTORY_MAX }),
+    services.prisma.campaignEvent.findMany({
+      where: { campaignId: id },
+      orderBy: [{ at: 'desc' }, { id: 'desc' }],
+      take: CAMPAIGN_HISTORY_MAX,
+    }),
+    services.prisma.campaignExecution.findMany({
+      where: { campaignId: id },
+      orderBy: [{ occurrence: 'desc' }],
+      take: CAMPAIGN_HISTORY_MAX,
+    }),
   ]);
   return { events: events.reverse(), executions: executions.reverse() };
 }

@@ -75,7 +75,13 @@ const actorLabel = (actor: ThreatActor) => (actor.externalId ? `${actor.name} ($
  * actor uses, each pre-filled from the technique's first active template when there is one. Tests, their
  * timeline entries and their audit entries are written with one statement per table.
  */
-export async function createCampaignFromThreatActor(services: Services, principal: Principal, actorKey: string, input: unknown, query: CampaignQuery = {}) {
+export async function createCampaignFromThreatActor(
+  services: Services,
+  principal: Principal,
+  actorKey: string,
+  input: unknown,
+  query: CampaignQuery = {},
+) {
   const data = parseInput(inputSchema, input ?? {});
   if (!ACTOR_KEY.test(actorKey.trim())) throw new NotFoundError('Threat actor', actorKey);
   const actor = await getThreatActor(services, actorKey);
@@ -84,7 +90,10 @@ export async function createCampaignFromThreatActor(services: Services, principa
     principal,
     async (uow) => {
       const techniques = await usedTechniques(uow, actor.id);
-      const templates = await firstTemplates(uow, techniques.map((technique) => technique.ttp_id));
+      const templates = await firstTemplates(
+        uow,
+        techniques.map((technique) => technique.ttp_id),
+      );
       const campaign = await insertCampaign(
         uow,
         principal.userId,
@@ -99,11 +108,23 @@ export async function createCampaignFromThreatActor(services: Services, principa
       const tests = techniques.map((technique) => {
         const id = randomUUID();
         const fields = testFields(actor, technique, templates.get(technique.ttp_id));
-        return { id, lineageId: id, techniqueId: technique.id, campaignId: campaign.id, createdById: principal.userId, state: 'draft' as const, ...fields };
+        return {
+          id,
+          lineageId: id,
+          techniqueId: technique.id,
+          campaignId: campaign.id,
+          createdById: principal.userId,
+          state: 'draft' as const,
+          ...fields,
+        };
       });
       if (tests.length) {
         const now = Date.now();
-        const details = (test: (typeof tests)[number]): Prisma.InputJsonObject => ({ campaign_id: campaign.id, template_id: test.templateId, threat_actor_id: actor.id });
+        const details = (test: (typeof tests)[number]): Prisma.InputJsonObject => ({
+          campaign_id: campaign.id,
+          template_id: test.templateId,
+          threat_actor_id: actor.id,
+        });
         await uow.tx.test.createMany({ data: tests });
         await uow.tx.testEvent.createMany({
           data: tests.map((test) => ({

@@ -64,7 +64,10 @@ export const CampaignType = builder.prismaObject('Campaign', {
     threatActor: t.relation('threatActor', { nullable: true }),
     startDate: t.expose('startDate', { type: 'DateTime', nullable: true, description: 'First moment an occurrence may run.' }),
     endDate: t.expose('endDate', { type: 'DateTime', nullable: true, description: 'Last moment an occurrence may run.' }),
-    recurrence: t.exposeString('recurrence', { nullable: true, description: 'Cron pattern (5 fields, UTC) of the occurrences; null: no recurrence.' }),
+    recurrence: t.exposeString('recurrence', {
+      nullable: true,
+      description: 'Cron pattern (5 fields, UTC) of the occurrences; null: no recurrence.',
+    }),
     nextOccurrence: t.field({
       type: 'DateTime',
       nullable: true,
@@ -83,10 +86,17 @@ export const CampaignType = builder.prismaObject('Campaign', {
         'The tests of the campaign (retests of recurring occurrences included), oldest first, a page at a time: testCount gives the total.',
       args: {
         offset: t.arg.int({ required: false, defaultValue: 0 }),
-        limit: t.arg.int({ required: false, defaultValue: CAMPAIGN_TEST_PAGE.defaultLimit, description: `At most ${CAMPAIGN_TEST_PAGE.maxLimit}.` }),
+        limit: t.arg.int({
+          required: false,
+          defaultValue: CAMPAIGN_TEST_PAGE.defaultLimit,
+          description: `At most ${CAMPAIGN_TEST_PAGE.maxLimit}.`,
+        }),
       },
       query: (args) => {
-        const { offset, limit } = parseInput(campaignTestPage, { offset: args.offset ?? 0, limit: args.limit ?? CAMPAIGN_TEST_PAGE.defaultLimit });
+        const { offset, limit } = parseInput(campaignTestPage, {
+          offset: args.offset ?? 0,
+          limit: args.limit ?? CAMPAIGN_TEST_PAGE.defaultLimit,
+        });
         return { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit };
       },
       complexity: pagedCost(CAMPAIGN_TEST_PAGE),
@@ -156,7 +166,9 @@ export const CampaignHistoryType = builder.objectRef<CampaignHistory>('CampaignH
   }),
 });
 
-builder.prismaObjectField('Test', 'campaign', (t) => t.relation('campaign', { nullable: true, description: 'The campaign the test belongs to.' }));
+builder.prismaObjectField('Test', 'campaign', (t) =>
+  t.relation('campaign', { nullable: true, description: 'The campaign the test belongs to.' }),
+);
 
 /** Most campaigns an actor lists: its latest ones. */
 const ACTOR_CAMPAIGN_MAX = 200;
@@ -174,7 +186,11 @@ export const CampaignFilterInput = builder.inputType('CampaignFilter', {
     status: t.field({ type: CampaignStatusEnum, required: false }),
     type: t.string({ required: false, description: 'purple, red, blue, threat_actor, regression, …' }),
     search: t.string({ required: false, description: 'Matches name or description, case-insensitive.' }),
-    dateFrom: t.field({ type: 'DateTime', required: false, description: 'Campaigns whose period (start_date or creation, to end_date or completion) reaches this moment.' }),
+    dateFrom: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'Campaigns whose period (start_date or creation, to end_date or completion) reaches this moment.',
+    }),
     dateTo: t.field({ type: 'DateTime', required: false, description: 'Campaigns whose period starts by this moment.' }),
   }),
 });

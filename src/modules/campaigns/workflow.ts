@@ -17,7 +17,13 @@ export const COMPLETION_RECIPIENT_ROLES = ['red_lead', 'blue_lead'] as const;
  * Runs one row of the campaign transition table in one transaction: lock the campaign, check the row
  * against its current status, then write the change, its history entry, the audit entry and what follows.
  */
-export function applyCampaignTransition(services: Services, principal: Principal, id: string, action: CampaignAction, query: CampaignQuery = {}) {
+export function applyCampaignTransition(
+  services: Services,
+  principal: Principal,
+  id: string,
+  action: CampaignAction,
+  query: CampaignQuery = {},
+) {
   const row = campaignTransitionFor(action);
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockCampaign(uow, id);
@@ -28,7 +34,12 @@ export function applyCampaignTransition(services: Services, principal: Principal
     if (action === 'complete') await assertSomeTestExecuted(uow, id);
     const campaign = await uow.tx.campaign.update({ where: { id }, data: { status: row.to, [row.stamp]: now, version: { increment: 1 } } });
     await locked.record({ kind: 'state_changed', fromStatus: before.status, toStatus: row.to, details: { action: row.path } });
-    await uow.audit({ action: row.audit, entityType: 'campaign', entityId: id, details: { action: row.path, from_state: before.status, to_state: row.to } });
+    await uow.audit({
+      action: row.audit,
+      entityType: 'campaign',
+      entityId: id,
+      details: { action: row.path, from_state: before.status, to_state: row.to },
+    });
     uow.emit('campaign.changed', { campaignId: id, change: row.to });
     if (action === 'complete') await completed(uow, campaign);
     // Activation starts a recurring campaign's occurrences; completion stops them.
@@ -46,8 +57,16 @@ async function assertSomeTestExecuted(uow: UnitOfWork, campaignId: string): Prom
 /** campaign.completed (webhooks, e-mail) and in-app notices to the creator and every red and blue lead. */
 async function completed(uow: UnitOfWork, campaign: Campaign): Promise<void> {
   const progress = (await progressOfCampaigns(uow.tx, [campaign.id])).get(campaign.id)!;
-  uow.emit('campaign.completed', { campaignId: campaign.id, name: campaign.name, testCount: progress.total, validatedCount: progress.validated });
-  const leads = await uow.tx.user.findMany({ where: { role: { in: [...COMPLETION_RECIPIENT_ROLES] }, isActive: true }, select: { id: true } });
+  uow.emit('campaign.completed', {
+    campaignId: campaign.id,
+    name: campaign.name,
+    testCount: progress.total,
+    validatedCount: progress.validated,
+  });
+  const leads = await uow.tx.user.findMany({
+    where: { role: { in: [...COMPLETION_RECIPIENT_ROLES] }, isActive: true },
+    select: { id: true },
+  });
   await notifyUsers(uow, [campaign.createdById, ...leads.map((lead) => lead.id)], {
     event: 'campaign_completed',
     title: 'Campaign completed',

@@ -22,15 +22,35 @@ export const TABLES = {
   tactics: {
     table: 'tactics',
     stamped: true,
-    columns: { id: 'uuid', stix_id: 'text', external_id: 'text', short_name: 'text', name: 'text', description: 'text', matrix_order: 'integer' },
+    columns: {
+      id: 'uuid',
+      stix_id: 'text',
+      external_id: 'text',
+      short_name: 'text',
+      name: 'text',
+      description: 'text',
+      matrix_order: 'integer',
+    },
   },
   techniques: {
     table: 'techniques',
     stamped: true,
     columns: {
-      id: 'uuid', stix_id: 'text', ttp_id: 'text', name: 'text', description: 'text', tactic: 'text', tactics: 'text[]',
-      platforms: 'text[]', is_subtechnique: 'boolean', parent_ttp_id: 'text', attack_version: 'text',
-      attack_modified: 'timestamptz', revoked: 'boolean', deprecated: 'boolean', url: 'text',
+      id: 'uuid',
+      stix_id: 'text',
+      ttp_id: 'text',
+      name: 'text',
+      description: 'text',
+      tactic: 'text',
+      tactics: 'text[]',
+      platforms: 'text[]',
+      is_subtechnique: 'boolean',
+      parent_ttp_id: 'text',
+      attack_version: 'text',
+      attack_modified: 'timestamptz',
+      revoked: 'boolean',
+      deprecated: 'boolean',
+      url: 'text',
     },
   },
   mitigations: {
@@ -42,8 +62,18 @@ export const TABLES = {
     table: 'threat_actors',
     stamped: true,
     columns: {
-      id: 'uuid', stix_id: 'text', external_id: 'text', name: 'text', aliases: 'text[]', description: 'text', motivation: 'text',
-      motivations: 'text[]', country: 'text', revoked: 'boolean', deprecated: 'boolean', attack_modified: 'timestamptz',
+      id: 'uuid',
+      stix_id: 'text',
+      external_id: 'text',
+      name: 'text',
+      aliases: 'text[]',
+      description: 'text',
+      motivation: 'text',
+      motivations: 'text[]',
+      country: 'text',
+      revoked: 'boolean',
+      deprecated: 'boolean',
+      attack_modified: 'timestamptz',
     },
   },
   techniqueMitigations: {
@@ -60,7 +90,9 @@ export const TABLES = {
 
 const quote = (name: string) => `"${name}"`;
 const recordset = (shape: TableShape) =>
-  `jsonb_to_recordset($1::jsonb) AS x(${Object.entries(shape.columns).map(([name, type]) => `${quote(name)} ${type}`).join(', ')})`;
+  `jsonb_to_recordset($1::jsonb) AS x(${Object.entries(shape.columns)
+    .map(([name, type]) => `${quote(name)} ${type}`)
+    .join(', ')})`;
 
 export function chunks<T>(items: readonly T[], size = BATCH_ROWS): T[][] {
   const result: T[][] = [];

@@ -33,32 +33,42 @@ export const NATIONS: readonly Nation[] = [
 ];
 
 const escapeWord = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]");
-const alternation = (words: string[]) => [...words].sort((a, b) => b.length - a.length).map(escapeWord).join('|');
+const alternation = (words: string[]) =>
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeWord)
+    .join('|');
 
 const byWord = new Map<string, string>();
-for (const nation of NATIONS) for (const word of [...nation.adjectives, ...nation.names]) byWord.set(word.toLowerCase().replace(/’/g, "'"), nation.code);
+for (const nation of NATIONS)
+  for (const word of [...nation.adjectives, ...nation.names]) byWord.set(word.toLowerCase().replace(/’/g, "'"), nation.code);
 
 const ADJ = alternation(NATIONS.flatMap((nation) => nation.adjectives));
 const NAME = alternation(NATIONS.flatMap((nation) => nation.names));
 const ANY = `${ADJ}|${NAME}`;
 const NOT_LANGUAGE = '(?![-\\w]*speaking)';
 const HEDGE = '(?:(?:suspected|likely|possibly|probably|alleged|reportedly)\\s+)?';
-const STATE_ORGAN = '(?:government|Ministry|People|General|Federal|Foreign|Main|Reconnaissance|Islamic|State|state|military|intelligence|Intelligence|Army|armed)';
+const STATE_ORGAN =
+  '(?:government|Ministry|People|General|Federal|Foreign|Main|Reconnaissance|Islamic|State|state|military|intelligence|Intelligence|Army|armed)';
 
 /** Each pattern captures the country word in group 1. */
 const ATTRIBUTION_PATTERNS: readonly RegExp[] = [
   // "is a Chinese threat group", "an Iranian-sponsored group", "a suspected North Korean group"
-  new RegExp(`\\ban?\\s+${HEDGE}(${ANY})\\b${NOT_LANGUAGE}`, ),
+  new RegExp(`\\ban?\\s+${HEDGE}(${ANY})\\b${NOT_LANGUAGE}`),
   // "China-based", "North Korea–aligned", "Türkiye-linked", "Russian-nexus", "Iranian-sponsored"
-  new RegExp(`(?<![\\w-])(${ANY})[-–](?:based|nexus|linked|aligned|sponsored|backed|affiliated|related)\\b`, ),
+  new RegExp(`(?<![\\w-])(${ANY})[-–](?:based|nexus|linked|aligned|sponsored|backed|affiliated|related)\\b`),
   // "Chinese state-sponsored", "Chinese origins", "Iranian nexus", "Iranian actors"
-  new RegExp(`\\b(${ADJ})\\s+(?:state-sponsored|state-backed|origins?|nexus|actors|interests)\\b`, ),
+  new RegExp(`\\b(${ADJ})\\s+(?:state-sponsored|state-backed|origins?|nexus|actors|interests)\\b`),
   // "attributed to Russia's General Staff", "Iran's Ministry of Intelligence"
-  new RegExp(`\\b(${NAME})['’]s\\s+${STATE_ORGAN}`, ),
+  new RegExp(`\\b(${NAME})['’]s\\s+${STATE_ORGAN}`),
   // "attributed to the Lebanese General Directorate", "associated with the Chinese government"
-  new RegExp(`\\b(?:attributed to|associated with|affiliated with|linked to|nexus to|on behalf of|in association with|conducted by)\\s+(?:the\\s+)?(${ANY})\\b${NOT_LANGUAGE}`, ),
+  new RegExp(
+    `\\b(?:attributed to|associated with|affiliated with|linked to|nexus to|on behalf of|in association with|conducted by)\\s+(?:the\\s+)?(${ANY})\\b${NOT_LANGUAGE}`,
+  ),
   // "operating out of China", "based in Brazil", "originating in Russia", "operate from the Guandong Province of China"
-  new RegExp(`\\b(?:out of|based in|originating in|originating from|operate from|operating from|operates from)\\s+(?:primarily\\s+)?(?:the\\s+)?(?:[A-Z][\\w-]*\\s+Province\\s+of\\s+)?(${NAME})\\b`, ),
+  new RegExp(
+    `\\b(?:out of|based in|originating in|originating from|operate from|operating from|operates from)\\s+(?:primarily\\s+)?(?:the\\s+)?(?:[A-Z][\\w-]*\\s+Province\\s+of\\s+)?(${NAME})\\b`,
+  ),
 ];
 
 /** Markdown links and citations removed, so "[APT1](https://…)" reads "APT1". */

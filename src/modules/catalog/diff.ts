@@ -14,7 +14,11 @@ const same = (stored: unknown, incoming: unknown): boolean => {
 };
 
 /** The fields (of `fields`) whose stored value differs from the incoming one. */
-export function changedFields<T extends object>(stored: { [K in keyof T]?: unknown }, incoming: T, fields: readonly (keyof T)[]): (keyof T)[] {
+export function changedFields<T extends object>(
+  stored: { [K in keyof T]?: unknown },
+  incoming: T,
+  fields: readonly (keyof T)[],
+): (keyof T)[] {
   return fields.filter((field) => !same(stored[field], incoming[field]));
 }
 

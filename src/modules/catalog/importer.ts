@@ -8,7 +8,15 @@ import { notifyUsers } from '../notifications/service.ts';
 import { chunks, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
 import { planByStixId, summary, type KindPlan } from './diff.ts';
 import { planLinks, planTactics, planTechniques, type LinkPlan, type StoredLink, type TechniquePlan } from './plan.ts';
-import { InvalidBundleError, parseAttackBundle, type AttackCatalog, type MitigationRecord, type TacticRecord, type TechniqueRecord, type ThreatActorRecord } from './stix.ts';
+import {
+  InvalidBundleError,
+  parseAttackBundle,
+  type AttackCatalog,
+  type MitigationRecord,
+  type TacticRecord,
+  type TechniqueRecord,
+  type ThreatActorRecord,
+} from './stix.ts';
 
 /** Bulk stages write thousands of rows; Prisma's 5 s default is for requests. */
 const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
@@ -16,24 +24,73 @@ const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
 const NOTIFIED_IDS = 5;
 
 const MITIGATION_FIELDS = ['externalId', 'name', 'description', 'deprecated'] as const;
-const ACTOR_FIELDS = ['externalId', 'name', 'aliases', 'description', 'motivation', 'motivations', 'country', 'revoked', 'deprecated', 'attackModified'] as const;
+const ACTOR_FIELDS = [
+  'externalId',
+  'name',
+  'aliases',
+  'description',
+  'motivation',
+  'motivations',
+  'country',
+  'revoked',
+  'deprecated',
+  'attackModified',
+] as const;
 
 const tacticRow = (t: TacticRecord & { id: string }): Row => ({
-  id: t.id, stix_id: t.stixId, external_id: t.externalId, short_name: t.shortName, name: t.name, description: t.description, matrix_order: t.matrixOrder,
+  id: t.id,
+  stix_id: t.stixId,
+  external_id: t.externalId,
+  short_name: t.shortName,
+  name: t.name,
+  description: t.description,
+  matrix_order: t.matrixOrder,
 });
 const techniqueRow = (t: TechniqueRecord & { id: string }): Row => ({
-  id: t.id, stix_id: t.stixId, ttp_id: t.ttpId, name: t.name, description: t.description, tactic: t.tactic, tactics: t.tactics,
-  platforms: t.platforms, is_subtechnique: t.isSubtechnique, parent_ttp_id: t.parentTtpId, attack_version: t.attackVersion,
-  attack_modified: t.attackModified, revoked: t.revoked, deprecated: t.deprecated, url: t.url,
+  id: t.id,
+  stix_id: t.stixId,
+  ttp_id: t.ttpId,
+  name: t.name,
+  description: t.description,
+  tactic: t.tactic,
+  tactics: t.tactics,
+  platforms: t.platforms,
+  is_subtechnique: t.isSubtechnique,
+  parent_ttp_id: t.parentTtpId,
+  attack_version: t.attackVersion,
+  attack_modified: t.attackModified,
+  revoked: t.revoked,
+  deprecated: t.deprecated,
+  url: t.url,
 });
 const mitigationRow = (m: MitigationRecord & { id: string }): Row => ({
-  id: m.id, stix_id: m.stixId, external_id: m.externalId, name: m.name, description: m.description, deprecated: m.deprecated,
+  id: m.id,
+  stix_id: m.stixId,
+  external_id: m.externalId,
+  name: m.name,
+  description: m.description,
+  deprecated: m.deprecated,
 });
 const actorRow = (a: ThreatActorRecord & { id: string }): Row => ({
-  id: a.id, stix_id: a.stixId, external_id: a.externalId, name: a.name, aliases: a.aliases, description: a.description, motivation: a.motivation,
-  motivations: a.motivations, country: a.country, revoked: a.revoked, deprecated: a.deprecated, attack_modified: a.attackModified,
+  id: a.id,
+  stix_id: a.stixId,
+  external_id: a.externalId,
+  name: a.name,
+  aliases: a.aliases,
+  description: a.description,
+  motivation: a.motivation,
+  motivations: a.motivations,
+  country: a.country,
+  revoked: a.revoked,
+  deprecated: a.deprecated,
+  attack_modified: a.attackModified,
 });
-const techniqueMitigationRow = (l: StoredLink): Row => ({ stix_id: l.stixId, mitigation_id: l.sourceId, technique_id: l.targetId, description: l.description });
+const techniqueMitigationRow = (l: StoredLink): Row => ({
+  stix_id: l.stixId,
+  mitigation_id: l.sourceId,
+  technique_id: l.targetId,
+  description: l.description,
+});
 
 async function loadCatalog(location: string, access: SourceAccess): Promise<AttackCatalog> {
   const json = await readSourceText(location, access);
@@ -52,12 +109,23 @@ type Change = 'created' | 'updated' | 'removed';
  * Runs `write` on each batch of `rows`, every batch in its own transaction with an audit entry saying what it
  * wrote: an interrupted sync leaves an audited, counted part of its work (see data-sources/progress.ts).
  */
-async function inBatches<T>(context: ImportContext, shape: TableShape, change: Change, rows: readonly T[], write: (tx: Db, batch: T[]) => Promise<void>): Promise<void> {
+async function inBatches<T>(
+  context: ImportContext,
+  shape: TableShape,
+  change: Change,
+  rows: readonly T[],
+  write: (tx: Db, batch: T[]) => Promise<void>,
+): Promise<void> {
   for (const batch of chunks(rows)) {
-    await inTransaction(context.services, context.actor, async (uow) => {
-      await write(uow.tx, batch);
-      await auditBatch(uow, shape, change, batch.length);
-    }, TRANSACTION);
+    await inTransaction(
+      context.services,
+      context.actor,
+      async (uow) => {
+        await write(uow.tx, batch);
+        await auditBatch(uow, shape, change, batch.length);
+      },
+      TRANSACTION,
+    );
   }
 }
 
@@ -73,12 +141,20 @@ async function writeKind<R>(context: ImportContext, shape: TableShape, plan: Kin
 /** New techniques, the coverage event and the leads' notification commit together. */
 async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): Promise<void> {
   if (!plan.inserts.length) return;
-  await inTransaction(context.services, context.actor, async (uow) => {
-    await insertRows(uow.tx, TABLES.techniques, plan.inserts.map(techniqueRow));
-    await auditBatch(uow, TABLES.techniques, 'created', plan.inserts.length);
-    uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
-    await notifyLeads(uow, plan.inserts.map((technique) => technique.ttpId));
-  }, TRANSACTION);
+  await inTransaction(
+    context.services,
+    context.actor,
+    async (uow) => {
+      await insertRows(uow.tx, TABLES.techniques, plan.inserts.map(techniqueRow));
+      await auditBatch(uow, TABLES.techniques, 'created', plan.inserts.length);
+      uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
+      await notifyLeads(
+        uow,
+        plan.inserts.map((technique) => technique.ttpId),
+      );
+    },
+    TRANSACTION,
+  );
 }
 
 async function notifyLeads(uow: UnitOfWork, ttpIds: string[]): Promise<void> {
@@ -87,12 +163,16 @@ async function notifyLeads(uow: UnitOfWork, ttpIds: string[]): Promise<void> {
   const named = sorted.slice(0, NOTIFIED_IDS).join(', ');
   const more = sorted.length > NOTIFIED_IDS ? ` and ${sorted.length - NOTIFIED_IDS} more` : '';
   const count = `${sorted.length} new technique${sorted.length === 1 ? '' : 's'}`;
-  await notifyUsers(uow, leads.map((lead) => lead.id), {
-    event: 'new_techniques',
-    title: `ATT&CK catalog: ${count}`,
-    message: `The ATT&CK catalog sync added ${count}: ${named}${more}.`,
-    entityType: 'catalog',
-  });
+  await notifyUsers(
+    uow,
+    leads.map((lead) => lead.id),
+    {
+      event: 'new_techniques',
+      title: `ATT&CK catalog: ${count}`,
+      message: `The ATT&CK catalog sync added ${count}: ${named}${more}.`,
+      entityType: 'catalog',
+    },
+  );
 }
 
 async function writeLinks(context: ImportContext, shape: TableShape, plan: LinkPlan, toRow: (link: StoredLink) => Row): Promise<void> {
@@ -144,7 +224,12 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
   const actorPlan = planByStixId(catalog.actors, actors, ACTOR_FIELDS, randomUUID);
   const mitigatesPlan = planLinks(
     catalog.mitigates,
-    techniqueMitigations.map((link) => ({ stixId: link.stixId, sourceId: link.mitigationId, targetId: link.techniqueId, description: link.description })),
+    techniqueMitigations.map((link) => ({
+      stixId: link.stixId,
+      sourceId: link.mitigationId,
+      targetId: link.techniqueId,
+      description: link.description,
+    })),
     mitigationPlan.idByStixId,
     techniquePlan.idByStixId,
     true,
@@ -152,18 +237,29 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
   const actorTechniqueIds = new Map(actorTechniques.map((link) => [link.stixId, link.id]));
   const usesPlan = planLinks(
     catalog.uses,
-    actorTechniques.map((link) => ({ stixId: link.stixId, sourceId: link.actorId, targetId: link.techniqueId, description: link.procedure })),
+    actorTechniques.map((link) => ({
+      stixId: link.stixId,
+      sourceId: link.actorId,
+      targetId: link.techniqueId,
+      description: link.procedure,
+    })),
     actorPlan.idByStixId,
     techniquePlan.idByStixId,
     false,
   );
   const actorTechniqueRow = (link: StoredLink): Row => ({
-    id: actorTechniqueIds.get(link.stixId) ?? randomUUID(), stix_id: link.stixId, actor_id: link.sourceId, technique_id: link.targetId, procedure: link.description,
+    id: actorTechniqueIds.get(link.stixId) ?? randomUUID(),
+    stix_id: link.stixId,
+    actor_id: link.sourceId,
+    technique_id: link.targetId,
+    procedure: link.description,
   });
 
   await writeKind(context, TABLES.tactics, tacticPlan, tacticRow);
   await storeNewTechniques(context, techniquePlan);
-  await inBatches(context, TABLES.techniques, 'updated', techniquePlan.updates, (tx, batch) => updateRows(tx, TABLES.techniques, 'id', batch.map(techniqueRow)));
+  await inBatches(context, TABLES.techniques, 'updated', techniquePlan.updates, (tx, batch) =>
+    updateRows(tx, TABLES.techniques, 'id', batch.map(techniqueRow)),
+  );
   await writeKind(context, TABLES.mitigations, mitigationPlan, mitigationRow);
   await writeKind(context, TABLES.threatActors, actorPlan, actorRow);
   await writeLinks(context, TABLES.techniqueMitigations, mitigatesPlan, techniqueMitigationRow);
@@ -185,8 +281,13 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
     technique_mitigations: linkSummary(mitigatesPlan),
     actor_techniques: linkSummary(usesPlan),
   };
-  await inTransaction(services, context.actor, (uow) => uow.audit({ action: 'sync_attack_catalog', entityType: 'catalog', details: changes }));
+  await inTransaction(services, context.actor, (uow) =>
+    uow.audit({ action: 'sync_attack_catalog', entityType: 'catalog', details: changes }),
+  );
   const counts = await currentCounts(services);
-  log.info({ ms: Date.now() - started, counts, new: changes.techniques.new, updated: changes.techniques.updated }, 'ATT&CK catalog synchronised');
+  log.info(
+    { ms: Date.now() - started, counts, new: changes.techniques.new, updated: changes.techniques.updated },
+    'ATT&CK catalog synchronised',
+  );
   return { counts, changes };
 };

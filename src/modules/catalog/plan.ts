@@ -2,11 +2,27 @@ import { changedFields, emptyPlan, type KindPlan } from './diff.ts';
 import type { RelationshipRecord, TacticRecord, TechniqueRecord } from './stix.ts';
 
 export const TECHNIQUE_FIELDS = [
-  'ttpId', 'name', 'description', 'tactic', 'tactics', 'platforms', 'isSubtechnique', 'parentTtpId',
-  'attackVersion', 'attackModified', 'revoked', 'deprecated', 'url', 'stixId',
+  'ttpId',
+  'name',
+  'description',
+  'tactic',
+  'tactics',
+  'platforms',
+  'isSubtechnique',
+  'parentTtpId',
+  'attackVersion',
+  'attackModified',
+  'revoked',
+  'deprecated',
+  'url',
+  'stixId',
 ] as const satisfies readonly (keyof TechniqueRecord)[];
 
-export type StoredTechnique = Omit<Pick<TechniqueRecord, (typeof TECHNIQUE_FIELDS)[number]>, 'stixId'> & { id: string; isCustom: boolean; stixId: string | null };
+export type StoredTechnique = Omit<Pick<TechniqueRecord, (typeof TECHNIQUE_FIELDS)[number]>, 'stixId'> & {
+  id: string;
+  isCustom: boolean;
+  stixId: string | null;
+};
 
 export interface TechniquePlan extends KindPlan<TechniqueRecord & { id: string }> {
   /** ttp ids the source has but a custom technique holds: skipped. */
@@ -22,7 +38,11 @@ export interface TechniquePlan extends KindPlan<TechniqueRecord & { id: string }
  * and is not custom is adopted by ttp id. A ttp id held by a custom technique, or by another ATT&CK object,
  * is a conflict: the incoming object is skipped and custom techniques are never touched.
  */
-export function planTechniques(incoming: readonly TechniqueRecord[], stored: readonly StoredTechnique[], newId: () => string): TechniquePlan {
+export function planTechniques(
+  incoming: readonly TechniqueRecord[],
+  stored: readonly StoredTechnique[],
+  newId: () => string,
+): TechniquePlan {
   const byStixId = new Map(stored.filter((row) => row.stixId && !row.isCustom).map((row) => [row.stixId!, row]));
   const byTtpId = new Map(stored.map((row) => [row.ttpId, row]));
   const plan: TechniquePlan = { ...emptyPlan(), conflicts: [], revokedIds: [], deprecatedIds: [], idByStixId: new Map() };
@@ -69,7 +89,9 @@ export function planTactics(
   for (const record of incoming) {
     const row =
       stored.find((candidate) => candidate.stixId === record.stixId) ??
-      stored.find((candidate) => !candidate.stixId && (candidate.externalId === record.externalId || candidate.shortName === record.shortName));
+      stored.find(
+        (candidate) => !candidate.stixId && (candidate.externalId === record.externalId || candidate.shortName === record.shortName),
+      );
     if (row && used.has(row.id)) continue;
     if (row) used.add(row.id);
     if (!row) plan.inserts.push({ ...record, id: newId() });

@@ -87,7 +87,8 @@ export class InvalidBundleError extends Error {}
 const ATTACK_SOURCE = 'mitre-attack';
 const isActive = (object: StixObject) => !object.revoked && !object.x_mitre_deprecated;
 const attackReference = (object: StixObject) => object.external_references?.find((reference) => reference.source_name === ATTACK_SOURCE);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const date = (value: unknown): Date | null => {
   if (typeof value !== 'string') return null;
@@ -113,14 +114,23 @@ export function bundleObjects(json: string): StixObject[] {
 
 function tacticsOf(objects: StixObject[]): TacticRecord[] {
   const order = new Map<string, number>();
-  const matrix = objects.find((object) => object.type === 'x-mitre-matrix' && isActive(object)) ?? objects.find((object) => object.type === 'x-mitre-matrix');
+  const matrix =
+    objects.find((object) => object.type === 'x-mitre-matrix' && isActive(object)) ??
+    objects.find((object) => object.type === 'x-mitre-matrix');
   for (const [index, ref] of strings(matrix?.tactic_refs).entries()) order.set(ref, index + 1);
   const tactics: TacticRecord[] = [];
   for (const object of objects) {
     const externalId = attackReference(object)?.external_id;
     const shortName = text(object.x_mitre_shortname);
     if (object.type !== 'x-mitre-tactic' || !externalId || !shortName) continue;
-    tactics.push({ stixId: object.id, externalId, shortName, name: text(object.name), description: text(object.description), matrixOrder: order.get(object.id) ?? 0 });
+    tactics.push({
+      stixId: object.id,
+      externalId,
+      shortName,
+      name: text(object.name),
+      description: text(object.description),
+      matrixOrder: order.get(object.id) ?? 0,
+    });
   }
   // Tactics the matrix does not list go after the others, in id order.
   const last = order.size;
@@ -133,8 +143,12 @@ function techniqueOf(object: StixObject, tactics: Map<string, TacticRecord>): Te
   const reference = attackReference(object);
   if (!reference?.external_id) return null;
   const ttpId = reference.external_id;
-  const phases = Array.isArray(object.kill_chain_phases) ? (object.kill_chain_phases as { kill_chain_name?: string; phase_name?: string }[]) : [];
-  const shortNames = [...new Set(phases.filter((phase) => phase.kill_chain_name === ATTACK_SOURCE && phase.phase_name).map((phase) => phase.phase_name!))];
+  const phases = Array.isArray(object.kill_chain_phases)
+    ? (object.kill_chain_phases as { kill_chain_name?: string; phase_name?: string }[])
+    : [];
+  const shortNames = [
+    ...new Set(phases.filter((phase) => phase.kill_chain_name === ATTACK_SOURCE && phase.phase_name).map((phase) => phase.phase_name!)),
+  ];
   const rank = (shortName: string) => tactics.get(shortName)?.matrixOrder ?? Number.MAX_SAFE_INTEGER;
   shortNames.sort((a, b) => rank(a) - rank(b));
   const isSubtechnique = object.x_mitre_is_subtechnique === true || ttpId.includes('.');
@@ -185,7 +199,12 @@ function relationships(objects: StixObject[], type: string, sourceType: string):
         text(object.source_ref).startsWith(`${sourceType}--`) &&
         text(object.target_ref).startsWith('attack-pattern--'),
     )
-    .map((object) => ({ stixId: object.id, sourceRef: text(object.source_ref), targetRef: text(object.target_ref), description: text(object.description) }));
+    .map((object) => ({
+      stixId: object.id,
+      sourceRef: text(object.source_ref),
+      targetRef: text(object.target_ref),
+      description: text(object.description),
+    }));
 }
 
 /** Reads the ATT&CK Enterprise catalog out of a STIX 2.1 bundle. */

@@ -43,7 +43,10 @@ export const SyncTtpResultType = builder.objectRef<SyncTtpResult>('SyncTtpResult
     message: t.exposeString('message'),
     new: t.exposeInt('new', { description: 'New techniques and sub-techniques.' }),
     updated: t.exposeInt('updated', { description: 'Techniques and sub-techniques whose stored fields changed.' }),
-    counts: t.expose('counts', { type: 'JSON', description: 'Items the catalog holds afterwards, by kind (techniques, sub_techniques, tactics, …).' }),
+    counts: t.expose('counts', {
+      type: 'JSON',
+      description: 'Items the catalog holds afterwards, by kind (techniques, sub_techniques, tactics, …).',
+    }),
     changes: t.expose('changes', { type: 'JSON', description: 'new / updated / unchanged … by kind of item.' }),
   }),
 });

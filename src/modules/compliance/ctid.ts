@@ -74,7 +74,10 @@ export async function readCtid(location: string, framework: FrameworkDefinition,
   if (metadata.mapping_framework !== framework.key) {
     throw new SourceUnavailableError(location, `expected a ${framework.key} mapping file, found another framework`);
   }
-  const groups = (metadata.capability_groups && typeof metadata.capability_groups === 'object' ? metadata.capability_groups : {}) as Record<string, unknown>;
+  const groups = (metadata.capability_groups && typeof metadata.capability_groups === 'object' ? metadata.capability_groups : {}) as Record<
+    string,
+    unknown
+  >;
   const controls = new Map<string, ControlData>();
   const mappings = new Map<string, MappingData>();
   const comments = new Map<string, Set<string>>();
@@ -87,7 +90,11 @@ export async function readCtid(location: string, framework: FrameworkDefinition,
     const controlId = text(object.capability_id);
     const group = text(object.capability_group);
     if (controlId && controlId.length <= 50 && !controls.has(controlId)) {
-      controls.set(controlId, { controlId, name: text(object.capability_description) ?? controlId, family: (group && text(groups[group])) ?? group });
+      controls.set(controlId, {
+        controlId,
+        name: text(object.capability_description) ?? controlId,
+        family: (group && text(groups[group])) ?? group,
+      });
     }
     const mappingType = text(object.mapping_type);
     if (object.status === NON_MAPPABLE || mappingType === NON_MAPPABLE) {

@@ -31,14 +31,26 @@ async function syncFramework(services: Services, actor: Actor, location: string,
     return { id: existing.id, change: { new: 0, updated: 0, unchanged: 1, removed: 0 } };
   }
   return inTransaction(services, actor, async (uow) => {
-    const row = await uow.tx.complianceFramework.upsert({ where: { key: framework.key }, create: { key: framework.key, ...data }, update: data });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_framework', entityId: row.id, details: { location, key: framework.key, ...data } });
+    const row = await uow.tx.complianceFramework.upsert({
+      where: { key: framework.key },
+      create: { key: framework.key, ...data },
+      update: data,
+    });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_framework',
+      entityId: row.id,
+      details: { location, key: framework.key, ...data },
+    });
     return { id: row.id, change: { new: existing ? 0 : 1, updated: existing ? 1 : 0, unchanged: 0, removed: 0 } };
   });
 }
 
 async function syncControls(services: Services, actor: Actor, location: string, frameworkId: string, controls: Map<string, ControlData>) {
-  const stored = await services.prisma.complianceControl.findMany({ where: { frameworkId }, select: { id: true, controlId: true, name: true, family: true } });
+  const stored = await services.prisma.complianceControl.findMany({
+    where: { frameworkId },
+    select: { id: true, controlId: true, name: true, family: true },
+  });
   const idByControlId = new Map(stored.map((control) => [control.controlId, control.id]));
   const storedByControlId = new Map(stored.map((control) => [control.controlId, control]));
   const created: ControlData[] = [];
@@ -51,15 +63,33 @@ async function syncControls(services: Services, actor: Actor, location: string, 
   const removed = stored.filter((control) => !controls.has(control.controlId));
 
   await inBatches(services, actor, created, async (uow, batch) => {
-    const rows = await uow.tx.complianceControl.createManyAndReturn({ data: batch.map((control) => ({ ...control, frameworkId })), select: { id: true, controlId: true } });
+    const rows = await uow.tx.complianceControl.createManyAndReturn({
+      data: batch.map((control) => ({ ...control, frameworkId })),
+      select: { id: true, controlId: true },
+    });
     for (const row of rows) idByControlId.set(row.controlId, row.id);
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_control', entityId: frameworkId, details: { location, created: batch.length } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_control',
+      entityId: frameworkId,
+      details: { location, created: batch.length },
+    });
   });
   await inBatches(services, actor, updated, async (uow, batch) => {
     for (const { id, data } of batch) await uow.tx.complianceControl.update({ where: { id }, data });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_control', entityId: frameworkId, details: { location, updated: batch.map(({ data }) => data.controlId) } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_control',
+      entityId: frameworkId,
+      details: { location, updated: batch.map(({ data }) => data.controlId) },
+    });
   });
-  const change: Change = { new: created.length, updated: updated.length, unchanged: controls.size - created.length - updated.length, removed: removed.length };
+  const change: Change = {
+    new: created.length,
+    updated: updated.length,
+    unchanged: controls.size - created.length - updated.length,
+    removed: removed.length,
+  };
   return { idByControlId, removed, change };
 }
 
@@ -76,30 +106,57 @@ async function syncMappings(
     where: { control: { frameworkId } },
     select: { id: true, controlId: true, attackId: true, mappingType: true, comments: true },
   });
-  const storedByKey = new Map(stored.map((mapping) => [mappingKey(controlIdById.get(mapping.controlId) ?? '', mapping.attackId, mapping.mappingType), mapping]));
+  const storedByKey = new Map(
+    stored.map((mapping) => [mappingKey(controlIdById.get(mapping.controlId) ?? '', mapping.attackId, mapping.mappingType), mapping]),
+  );
   const created: Prisma.ComplianceMappingCreateManyInput[] = [];
   const updated: { id: string; comments: string | null }[] = [];
   for (const [key, mapping] of mappings) {
     const existing = storedByKey.get(key);
     if (!existing) {
-      created.push({ controlId: idByControlId.get(mapping.controlId)!, attackId: mapping.attackId, mappingType: mapping.mappingType, comments: mapping.comments });
+      created.push({
+        controlId: idByControlId.get(mapping.controlId)!,
+        attackId: mapping.attackId,
+        mappingType: mapping.mappingType,
+        comments: mapping.comments,
+      });
     } else if (existing.comments !== mapping.comments) updated.push({ id: existing.id, comments: mapping.comments });
   }
   const removed = [...storedByKey].filter(([key]) => !mappings.has(key)).map(([, mapping]) => mapping.id);
 
   await inBatches(services, actor, created, async (uow, batch) => {
     await uow.tx.complianceMapping.createMany({ data: batch });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_mapping', entityId: frameworkId, details: { location, created: batch.length } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_mapping',
+      entityId: frameworkId,
+      details: { location, created: batch.length },
+    });
   });
   await inBatches(services, actor, updated, async (uow, batch) => {
     for (const { id, comments } of batch) await uow.tx.complianceMapping.update({ where: { id }, data: { comments } });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_mapping', entityId: frameworkId, details: { location, updated: batch.length } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_mapping',
+      entityId: frameworkId,
+      details: { location, updated: batch.length },
+    });
   });
   await inBatches(services, actor, removed, async (uow, batch) => {
     await uow.tx.complianceMapping.deleteMany({ where: { id: { in: batch } } });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_mapping', entityId: frameworkId, details: { location, removed: batch.length } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_mapping',
+      entityId: frameworkId,
+      details: { location, removed: batch.length },
+    });
   });
-  return { new: created.length, updated: updated.length, unchanged: mappings.size - created.length - updated.length, removed: removed.length };
+  return {
+    new: created.length,
+    updated: updated.length,
+    unchanged: mappings.size - created.length - updated.length,
+    removed: removed.length,
+  };
 }
 
 /** Items held for the framework after the import, counted by the database. */
@@ -121,14 +178,20 @@ async function frameworkCounts(services: Services, frameworkId: string): Promise
 async function importCtid({ services, location, actor }: ImportContext, framework: FrameworkDefinition): Promise<ImportReport> {
   const source = await readCtid(location, framework, services.config);
   // An empty or wrong file must not wipe the framework.
-  if (!source.mappings.size) throw new SourceUnavailableError(location, `no control → ATT&CK mappings found (${source.rows.read} rows read)`);
+  if (!source.mappings.size)
+    throw new SourceUnavailableError(location, `no control → ATT&CK mappings found (${source.rows.read} rows read)`);
 
   const { id: frameworkId, change: frameworkChange } = await syncFramework(services, actor, location, framework, source);
   const controls = await syncControls(services, actor, location, frameworkId, source.controls);
   const mappings = await syncMappings(services, actor, location, frameworkId, source.mappings, controls.idByControlId);
   await inBatches(services, actor, controls.removed, async (uow, batch) => {
     await uow.tx.complianceControl.deleteMany({ where: { id: { in: batch.map((control) => control.id) } } });
-    await uow.audit({ action: 'import_compliance', entityType: 'compliance_control', entityId: frameworkId, details: { location, removed: batch.map((control) => control.controlId) } });
+    await uow.audit({
+      action: 'import_compliance',
+      entityType: 'compliance_control',
+      entityId: frameworkId,
+      details: { location, removed: batch.map((control) => control.controlId) },
+    });
   });
 
   return {

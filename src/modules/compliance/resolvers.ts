@@ -46,7 +46,8 @@ builder.queryFields((t) => ({
     description: `Controls of a framework with coverage status gap, by control id (${pageDescription}).`,
     authScopes: allow(complianceRoles.read),
     args: { frameworkId: t.arg.id({ required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
-    resolve: (_root, { frameworkId, offset, limit }, context) => compliance.listGaps(context.services, String(frameworkId), paging(offset, limit)),
+    resolve: (_root, { frameworkId, offset, limit }, context) =>
+      compliance.listGaps(context.services, String(frameworkId), paging(offset, limit)),
   }),
   complianceSummary: t.field({
     type: ComplianceSummaryType,

@@ -45,7 +45,8 @@ export const complianceRoutes: Route[] = [
     method: 'GET',
     path: '/compliance/:framework_id/summary',
     tag: 'Compliance',
-    summary: 'Control counts by coverage status (total, covered, partial, gaps, not_evaluated) and the mapped ATT&CK ids absent from the catalog',
+    summary:
+      'Control counts by coverage status (total, covered, partial, gaps, not_evaluated) and the mapped ATT&CK ids absent from the catalog',
     roles: complianceRoles.read,
     document: `query ($frameworkId: ID!) {
       complianceSummary(frameworkId: $frameworkId) {
@@ -61,7 +62,8 @@ export const complianceRoutes: Route[] = [
     method: 'GET',
     path: '/compliance/:framework_id/gaps',
     tag: 'Compliance',
-    summary: 'Uncovered controls (coverage status gap) of a framework with their mapped techniques (offset default 0, limit default 50, max 200)',
+    summary:
+      'Uncovered controls (coverage status gap) of a framework with their mapped techniques (offset default 0, limit default 50, max 200)',
     roles: complianceRoles.read,
     document: `query ($frameworkId: ID!, $offset: Int, $limit: Int) {
       complianceGaps(frameworkId: $frameworkId, offset: $offset, limit: $limit) { items { ${CONTROL_FIELDS} } total offset limit }

@@ -68,7 +68,6 @@ export interface ComplianceSummary {
   inactiveAttackIds: string[];
 }
 
-
 const filterSchema = z.object({
   status: z.enum(ControlCoverage).nullish(),
   family: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullish(),
@@ -124,7 +123,10 @@ export function listFrameworks(services: Services, where = Prisma.sql`TRUE`): Pr
 /** One framework by uuid or key (nist_800_53, csa_ccm). */
 export async function getFramework(services: Services, idOrKey: string): Promise<FrameworkRow> {
   const key = idOrKey.trim();
-  const [framework] = await listFrameworks(services, isUuid(key) ? Prisma.sql`f.id = ${key}::uuid` : Prisma.sql`f.key = ${key.toLowerCase()}`);
+  const [framework] = await listFrameworks(
+    services,
+    isUuid(key) ? Prisma.sql`f.id = ${key}::uuid` : Prisma.sql`f.key = ${key.toLowerCase()}`,
+  );
   if (!framework) throw new NotFoundError('Compliance framework', key);
   return framework;
 }
@@ -133,7 +135,9 @@ async function pageOfControls(services: Services, frameworkId: string, condition
   const { offset, limit } = parseInput(pageSchema, paging);
   const rated = ratedControls(frameworkId);
   const [items, [{ total }]] = await Promise.all([
-    services.prisma.$queryRaw<ControlRow[]>`${rated} SELECT ${CONTROL_COLUMNS} FROM rated WHERE ${condition} ORDER BY control_id COLLATE "C" LIMIT ${limit} OFFSET ${offset}`,
+    services.prisma.$queryRaw<
+      ControlRow[]
+    >`${rated} SELECT ${CONTROL_COLUMNS} FROM rated WHERE ${condition} ORDER BY control_id COLLATE "C" LIMIT ${limit} OFFSET ${offset}`,
     services.prisma.$queryRaw<{ total: number }[]>`${rated} SELECT count(*)::int AS total FROM rated WHERE ${condition}`,
   ]);
   return { items, total, offset, limit };

@@ -2,7 +2,14 @@ import { builder } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
-import { ControlCoverage, controlTechniquesLoader, type ComplianceSummary, type ControlRow, type ControlTechnique, type FrameworkRow } from './service.ts';
+import {
+  ControlCoverage,
+  controlTechniquesLoader,
+  type ComplianceSummary,
+  type ControlRow,
+  type ControlTechnique,
+  type FrameworkRow,
+} from './service.ts';
 
 /** Most techniques one control lists: the widest NIST 800-53 controls (system monitoring) map a few hundred. */
 const CONTROL_TECHNIQUE_MAX = 500;
@@ -36,7 +43,9 @@ export const ControlTechniqueType = builder.objectRef<ControlTechnique>('Complia
     mappingType: t.exposeString('mappingType', { description: 'Mapping type, e.g. mitigates.' }),
     comments: t.exposeString('comments', { nullable: true }),
     inCatalog: t.exposeBoolean('inCatalog', { description: 'Whether the technique catalog holds this ATT&CK id.' }),
-    assessed: t.exposeBoolean('assessed', { description: 'Whether it counts for the coverage rule (in the catalog, not revoked or deprecated).' }),
+    assessed: t.exposeBoolean('assessed', {
+      description: 'Whether it counts for the coverage rule (in the catalog, not revoked or deprecated).',
+    }),
     techniqueId: t.exposeID('techniqueId', { nullable: true }),
     techniqueName: t.exposeString('techniqueName', { nullable: true }),
     statusGlobal: t.expose('statusGlobal', { type: CoverageStatusEnum, nullable: true }),
@@ -48,7 +57,7 @@ export const ComplianceControlType = builder.objectRef<ControlRow>('ComplianceCo
   fields: (t) => ({
     id: t.exposeID('id'),
     frameworkId: t.exposeID('frameworkId'),
-    controlId: t.exposeString('controlId', { description: 'The framework\'s control id, e.g. AC-02 or IAM-01.' }),
+    controlId: t.exposeString('controlId', { description: "The framework's control id, e.g. AC-02 or IAM-01." }),
     name: t.exposeString('name'),
     family: t.exposeString('family', { nullable: true, description: 'Control family, e.g. Access Control.' }),
     coverageStatus: t.expose('coverageStatus', { type: ControlCoverageEnum }),
@@ -68,7 +77,7 @@ export const ComplianceControlType = builder.objectRef<ControlRow>('ComplianceCo
 export const ComplianceControlPage = pageType('ComplianceControlPage', ComplianceControlType);
 
 export const ComplianceSummaryType = builder.objectRef<ComplianceSummary>('ComplianceSummary').implement({
-  description: 'Coverage of a framework\'s controls by status, and the mapped ATT&CK ids the rule could not look at.',
+  description: "Coverage of a framework's controls by status, and the mapped ATT&CK ids the rule could not look at.",
   fields: (t) => ({
     framework: t.field({ type: ComplianceFrameworkType, resolve: (summary) => summary.framework }),
     total: t.exposeInt('total', { description: 'Controls of the framework.' }),
@@ -77,11 +86,15 @@ export const ComplianceSummaryType = builder.objectRef<ComplianceSummary>('Compl
     gaps: t.exposeInt('gaps'),
     notEvaluated: t.exposeInt('notEvaluated'),
     unmapped: t.exposeInt('unmapped', { description: 'Controls without any ATT&CK mapping (counted in notEvaluated).' }),
-    coveragePercentage: t.exposeFloat('coveragePercentage', { description: 'covered / (covered + partial + gaps) × 100, one decimal; 0 when none can be assessed.' }),
+    coveragePercentage: t.exposeFloat('coveragePercentage', {
+      description: 'covered / (covered + partial + gaps) × 100, one decimal; 0 when none can be assessed.',
+    }),
     mappedAttackIdCount: t.exposeInt('mappedAttackIdCount'),
     absentAttackIds: t.exposeStringList('absentAttackIds', { description: 'Mapped ATT&CK ids the catalog does not hold.' }),
     absentCount: t.int({ resolve: (summary) => summary.absentAttackIds.length }),
-    inactiveAttackIds: t.exposeStringList('inactiveAttackIds', { description: 'Mapped ATT&CK ids that are revoked or deprecated in the catalog.' }),
+    inactiveAttackIds: t.exposeStringList('inactiveAttackIds', {
+      description: 'Mapped ATT&CK ids that are revoked or deprecated in the catalog.',
+    }),
     inactiveCount: t.int({ resolve: (summary) => summary.inactiveAttackIds.length }),
   }),
 });
@@ -89,7 +102,10 @@ export const ComplianceSummaryType = builder.objectRef<ComplianceSummary>('Compl
 export const ComplianceControlFilterInput = builder.inputType('ComplianceControlFilter', {
   fields: (t) => ({
     status: t.field({ type: ControlCoverageEnum, required: false }),
-    family: t.string({ required: false, description: 'Family name (case-insensitive) or its control id prefix, e.g. Access Control or AC.' }),
+    family: t.string({
+      required: false,
+      description: 'Family name (case-insensitive) or its control id prefix, e.g. Access Control or AC.',
+    }),
     search: t.string({ required: false, description: 'Matches control id or name.' }),
   }),
 });

@@ -1,5 +1,13 @@
 import { parse } from 'csv-parse/sync';
-import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
+import {
+  isHttp,
+  isLocalDirectory,
+  joinLocation,
+  listLocalFiles,
+  readSourceText,
+  SourceUnavailableError,
+  type SourceAccess,
+} from '../../sources/location.ts';
 
 /** A D3FEND defensive technique as the source describes it. */
 export interface DefensiveTechniqueData {
@@ -42,7 +50,16 @@ export const D3FEND_DEFAULT_LOCATION = '/data/sources/d3fend/d3fend-1.2.0-attack
 
 const MAPPINGS_SUFFIX = 'attack-mappings.csv';
 const TECHNIQUES_SUFFIX = 'techniques.csv';
-const MAPPING_COLUMNS = ['attack_id', 'd3fend_id', 'd3fend_name', 'd3fend_tactic', 'def_artifact_relation', 'def_artifact', 'off_artifact_relation', 'off_artifact'];
+const MAPPING_COLUMNS = [
+  'attack_id',
+  'd3fend_id',
+  'd3fend_name',
+  'd3fend_tactic',
+  'def_artifact_relation',
+  'def_artifact',
+  'off_artifact_relation',
+  'off_artifact',
+];
 const TECHNIQUE_COLUMNS = ['d3fend_id', 'd3fend_name', 'd3fend_tactic'];
 
 const ATTACK_ID = /^T\d{4}(\.\d{3})?$/;
@@ -60,7 +77,10 @@ function readCsv(location: string, text: string, required: string[]): Record<str
   }
   const header = rows.length ? Object.keys(rows[0]) : [];
   if (header.includes('off_tech_id') && header.includes('def_tech')) {
-    throw new SourceUnavailableError(location, `this is D3FEND's inferred export (IRIs and labels, no D3FEND ids); point the source at a d3fend-<version>-${MAPPINGS_SUFFIX} file`);
+    throw new SourceUnavailableError(
+      location,
+      `this is D3FEND's inferred export (IRIs and labels, no D3FEND ids); point the source at a d3fend-<version>-${MAPPINGS_SUFFIX} file`,
+    );
   }
   const missing = required.filter((column) => !header.includes(column));
   if (missing.length) throw new SourceUnavailableError(location, `not a D3FEND CSV: missing column ${missing.join(', ')}`);
@@ -82,7 +102,8 @@ export function techniquesLocationOf(mappingsLocation: string): string | null {
 async function mappingsFileOf(location: string): Promise<string> {
   if (!(await isLocalDirectory(location))) return location;
   const files = await listLocalFiles(location, (path) => !path.includes('/') && path.endsWith(MAPPINGS_SUFFIX));
-  if (files.length !== 1) throw new SourceUnavailableError(location, `expected one *${MAPPINGS_SUFFIX} file in the directory, found ${files.length}`);
+  if (files.length !== 1)
+    throw new SourceUnavailableError(location, `expected one *${MAPPINGS_SUFFIX} file in the directory, found ${files.length}`);
   return joinLocation(location, files[0]);
 }
 
@@ -140,7 +161,13 @@ export async function readD3fend(location: string, access: SourceAccess): Promis
       continue;
     }
     if (!techniques.has(d3fendId)) {
-      techniques.set(d3fendId, { d3fendId, name: row.d3fend_name, tactic: row.d3fend_tactic, parent: null, topLevel: blankToNull(row.d3fend_top_technique_id) });
+      techniques.set(d3fendId, {
+        d3fendId,
+        name: row.d3fend_name,
+        tactic: row.d3fend_tactic,
+        parent: null,
+        topLevel: blankToNull(row.d3fend_top_technique_id),
+      });
     }
     const key = pairKey(d3fendId, attackId);
     let pair = pairs.get(key);
@@ -153,6 +180,7 @@ export async function readD3fend(location: string, access: SourceAccess): Promis
     };
     if (!pair.details.some((known) => relationOrder(known) === relationOrder(relation))) pair.details.push(relation);
   }
-  for (const pair of pairs.values()) pair.details.sort((a, b) => (relationOrder(a) < relationOrder(b) ? -1 : relationOrder(a) > relationOrder(b) ? 1 : 0));
+  for (const pair of pairs.values())
+    pair.details.sort((a, b) => (relationOrder(a) < relationOrder(b) ? -1 : relationOrder(a) > relationOrder(b) ? 1 : 0));
   return { techniques, pairs, techniquesLocation: siblingText != null ? siblingLocation : null, rows: rows.length, invalidRows };
 }

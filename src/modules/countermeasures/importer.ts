@@ -20,7 +20,10 @@ interface Change {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -35,7 +38,9 @@ async function inBatches<T>(services: Services, actor: Actor, items: T[], work: 
 
 /** Creates and updates defensive techniques; returns the id of every technique by D3FEND id and those to remove. */
 async function syncTechniques(services: Services, actor: Actor, location: string, techniques: Map<string, DefensiveTechniqueData>) {
-  const stored = await services.prisma.defensiveTechnique.findMany({ select: { id: true, d3fendId: true, name: true, tactic: true, parent: true, topLevel: true } });
+  const stored = await services.prisma.defensiveTechnique.findMany({
+    select: { id: true, d3fendId: true, name: true, tactic: true, parent: true, topLevel: true },
+  });
   const idByD3fendId = new Map(stored.map((technique) => [technique.d3fendId, technique.id]));
   const storedByD3fendId = new Map(stored.map((technique) => [technique.d3fendId, technique]));
   const created: DefensiveTechniqueData[] = [];
@@ -54,17 +59,36 @@ async function syncTechniques(services: Services, actor: Actor, location: string
   });
   await inBatches(services, actor, updated, async (uow, batch) => {
     for (const { id, data } of batch) await uow.tx.defensiveTechnique.update({ where: { id }, data });
-    await uow.audit({ action: 'import_d3fend', entityType: 'defensive_technique', details: { location, updated: batch.map(({ data }) => data.d3fendId) } });
+    await uow.audit({
+      action: 'import_d3fend',
+      entityType: 'defensive_technique',
+      details: { location, updated: batch.map(({ data }) => data.d3fendId) },
+    });
   });
-  const change: Change = { new: created.length, updated: updated.length, unchanged: techniques.size - created.length - updated.length, removed: removed.length };
+  const change: Change = {
+    new: created.length,
+    updated: updated.length,
+    unchanged: techniques.size - created.length - updated.length,
+    removed: removed.length,
+  };
   return { idByD3fendId, removed, change };
 }
 
 /** Creates, updates and removes mappings so that they match the source's pairs exactly. */
-async function syncMappings(services: Services, actor: Actor, location: string, pairs: Map<string, PairData>, idByD3fendId: Map<string, string>): Promise<Change> {
+async function syncMappings(
+  services: Services,
+  actor: Actor,
+  location: string,
+  pairs: Map<string, PairData>,
+  idByD3fendId: Map<string, string>,
+): Promise<Change> {
   const d3fendIdById = new Map([...idByD3fendId].map(([d3fendId, id]) => [id, d3fendId]));
-  const stored = await services.prisma.countermeasureMapping.findMany({ select: { id: true, defensiveTechniqueId: true, attackId: true, details: true } });
-  const storedByKey = new Map(stored.map((mapping) => [pairKey(d3fendIdById.get(mapping.defensiveTechniqueId) ?? '', mapping.attackId), mapping]));
+  const stored = await services.prisma.countermeasureMapping.findMany({
+    select: { id: true, defensiveTechniqueId: true, attackId: true, details: true },
+  });
+  const storedByKey = new Map(
+    stored.map((mapping) => [pairKey(d3fendIdById.get(mapping.defensiveTechniqueId) ?? '', mapping.attackId), mapping]),
+  );
   const created: Prisma.CountermeasureMappingCreateManyInput[] = [];
   const updated: { id: string; details: PairData['details'] }[] = [];
   for (const [key, pair] of pairs) {
@@ -110,13 +134,18 @@ export const importD3fend: Importer = async ({ services, location, actor, log })
   const source = await readD3fend(location, services.config);
   // An empty or wrong file must not wipe the countermeasure catalog.
   if (!source.pairs.size) throw new SourceUnavailableError(location, `no D3FEND ↔ ATT&CK mapping rows found (${source.rows} rows read)`);
-  if (!source.techniquesLocation) log.warn({ location }, 'no D3FEND techniques file next to the mappings: technique list derived from the mapping rows');
+  if (!source.techniquesLocation)
+    log.warn({ location }, 'no D3FEND techniques file next to the mappings: technique list derived from the mapping rows');
 
   const techniques = await syncTechniques(services, actor, location, source.techniques);
   const mappings = await syncMappings(services, actor, location, source.pairs, techniques.idByD3fendId);
   await inBatches(services, actor, techniques.removed, async (uow, batch) => {
     await uow.tx.defensiveTechnique.deleteMany({ where: { id: { in: batch.map((technique) => technique.id) } } });
-    await uow.audit({ action: 'import_d3fend', entityType: 'defensive_technique', details: { location, removed: batch.map((technique) => technique.d3fendId) } });
+    await uow.audit({
+      action: 'import_d3fend',
+      entityType: 'defensive_technique',
+      details: { location, removed: batch.map((technique) => technique.d3fendId) },
+    });
   });
 
   return {

@@ -109,13 +109,18 @@ export async function loadTechniquesByCountermeasure(services: Services, ids: re
   const byTtpId = new Map(techniques.map((technique) => [technique.ttpId, technique]));
   const byId = new Map<string, CountermeasureTechnique[]>(ids.map((id) => [id, []]));
   for (const mapping of mappings) {
-    byId.get(mapping.defensiveTechniqueId)?.push({ attackId: mapping.attackId, details: mapping.details, technique: byTtpId.get(mapping.attackId) ?? null });
+    byId
+      .get(mapping.defensiveTechniqueId)
+      ?.push({ attackId: mapping.attackId, details: mapping.details, technique: byTtpId.get(mapping.attackId) ?? null });
   }
   return ids.map((id) => byId.get(id)!);
 }
 
 /** Per-request loaders (keyed by the request context), so lists resolve their nested mappings in one batch. */
-const loaders = new WeakMap<object, { byTtpId: DataLoader<string, TechniqueCountermeasure[]>; byCountermeasure: DataLoader<string, CountermeasureTechnique[]> }>();
+const loaders = new WeakMap<
+  object,
+  { byTtpId: DataLoader<string, TechniqueCountermeasure[]>; byCountermeasure: DataLoader<string, CountermeasureTechnique[]> }
+>();
 
 export function countermeasureLoaders(context: { services: Services }) {
   let entry = loaders.get(context);

@@ -2,7 +2,12 @@ import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { pageType, sliceOfPage } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
-import { COUNTERMEASURE_MAPPING_MAX, countermeasureLoaders, type CountermeasureTechnique, type TechniqueCountermeasure } from './service.ts';
+import {
+  COUNTERMEASURE_MAPPING_MAX,
+  countermeasureLoaders,
+  type CountermeasureTechnique,
+  type TechniqueCountermeasure,
+} from './service.ts';
 
 /** The countermeasures a technique lists at once (D3FEND maps a few dozen to the busiest techniques). */
 const TECHNIQUE_COUNTERMEASURE_PAGE = { defaultLimit: 50, maxLimit: COUNTERMEASURE_MAPPING_MAX } as const;
@@ -11,11 +16,18 @@ export const CountermeasureTechniqueType = builder.objectRef<CountermeasureTechn
   description: 'An ATT&CK technique a countermeasure counters; the technique fields are null when the catalog does not hold that id.',
   fields: (t) => ({
     attackId: t.exposeString('attackId', { description: 'ATT&CK id as D3FEND maps it, e.g. T1059.001.' }),
-    inCatalog: t.boolean({ description: 'Whether the technique catalog holds this ATT&CK id.', resolve: (mapping) => mapping.technique !== null }),
+    inCatalog: t.boolean({
+      description: 'Whether the technique catalog holds this ATT&CK id.',
+      resolve: (mapping) => mapping.technique !== null,
+    }),
     techniqueId: t.id({ nullable: true, resolve: (mapping) => mapping.technique?.id ?? null }),
     techniqueName: t.string({ nullable: true, resolve: (mapping) => mapping.technique?.name ?? null }),
     statusGlobal: t.field({ type: CoverageStatusEnum, nullable: true, resolve: (mapping) => mapping.technique?.statusGlobal ?? null }),
-    revoked: t.boolean({ nullable: true, description: 'Whether the catalog technique is revoked.', resolve: (mapping) => mapping.technique?.revoked ?? null }),
+    revoked: t.boolean({
+      nullable: true,
+      description: 'Whether the catalog technique is revoked.',
+      resolve: (mapping) => mapping.technique?.revoked ?? null,
+    }),
     deprecated: t.boolean({ nullable: true, resolve: (mapping) => mapping.technique?.deprecated ?? null }),
     details: t.expose('details', {
       type: 'JSON',
@@ -40,7 +52,8 @@ export const DefensiveTechniqueType = builder.prismaObject('DefensiveTechnique',
       type: [CountermeasureTechniqueType],
       description: `The ATT&CK techniques it counters, by ATT&CK id (at most ${COUNTERMEASURE_MAPPING_MAX}).`,
       complexity: cappedListCost(COUNTERMEASURE_MAPPING_MAX),
-      resolve: async (technique, _args, context) => (await countermeasureLoaders(context).byCountermeasure.load(technique.id)).slice(0, COUNTERMEASURE_MAPPING_MAX),
+      resolve: async (technique, _args, context) =>
+        (await countermeasureLoaders(context).byCountermeasure.load(technique.id)).slice(0, COUNTERMEASURE_MAPPING_MAX),
     }),
   }),
 });
@@ -48,7 +61,8 @@ export const DefensiveTechniqueType = builder.prismaObject('DefensiveTechnique',
 export const DefensiveTechniquePage = pageType('DefensiveTechniquePage', DefensiveTechniqueType);
 
 export const TechniqueCountermeasureType = builder.objectRef<TechniqueCountermeasure>('TechniqueCountermeasure').implement({
-  description: 'A countermeasure of an ATT&CK technique, with the artifact paths linking the two. The flat fields save clients a nesting level.',
+  description:
+    'A countermeasure of an ATT&CK technique, with the artifact paths linking the two. The flat fields save clients a nesting level.',
   fields: (t) => ({
     id: t.id({ description: 'Id of the defensive technique.', resolve: (mapping) => mapping.defensiveTechnique.id }),
     d3fendId: t.string({ resolve: (mapping) => mapping.defensiveTechnique.d3fendId }),
@@ -79,10 +93,15 @@ builder.prismaObjectField('Technique', 'countermeasures', (t) =>
     description: 'D3FEND countermeasures of this technique, by D3FEND id, a page at a time (loaded in one batch for a whole list).',
     args: {
       offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_COUNTERMEASURE_PAGE.defaultLimit, description: `At most ${TECHNIQUE_COUNTERMEASURE_PAGE.maxLimit}.` }),
+      limit: t.arg.int({
+        required: false,
+        defaultValue: TECHNIQUE_COUNTERMEASURE_PAGE.defaultLimit,
+        description: `At most ${TECHNIQUE_COUNTERMEASURE_PAGE.maxLimit}.`,
+      }),
     },
     complexity: pagedCost(TECHNIQUE_COUNTERMEASURE_PAGE),
     select: { ttpId: true },
-    resolve: async (technique, args, context) => sliceOfPage(await countermeasureLoaders(context).byTtpId.load(technique.ttpId), args, TECHNIQUE_COUNTERMEASURE_PAGE),
+    resolve: async (technique, args, context) =>
+      sliceOfPage(await countermeasureLoaders(context).byTtpId.load(technique.ttpId), args, TECHNIQUE_COUNTERMEASURE_PAGE),
   }),
 );

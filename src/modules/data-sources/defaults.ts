@@ -52,7 +52,8 @@ export const DATA_SOURCE_DEFAULTS: Record<DataSourceKind, DataSourceDefaults> = 
     licence: {
       name: 'MIT',
       url: 'https://d3fend.mitre.org/',
-      notice: 'MITRE D3FEND™, Copyright (c) 2022 The MITRE Corporation, MIT License; use of the D3FEND knowledge graph is subject to the D3FEND Terms of Use. D3FEND™ is a trademark of The MITRE Corporation.',
+      notice:
+        'MITRE D3FEND™, Copyright (c) 2022 The MITRE Corporation, MIT License; use of the D3FEND knowledge graph is subject to the D3FEND Terms of Use. D3FEND™ is a trademark of The MITRE Corporation.',
     },
   },
   nist_800_53: {
@@ -88,7 +89,8 @@ export const DATA_SOURCE_DEFAULTS: Record<DataSourceKind, DataSourceDefaults> = 
     licence: {
       name: 'DRL-1.1',
       url: 'https://github.com/SigmaHQ/Detection-Rule-License',
-      notice: 'Sigma rules by SigmaHQ and their authors, under the Detection Rule License 1.1: every rule, and every match derived from it, keeps its author and id.',
+      notice:
+        'Sigma rules by SigmaHQ and their authors, under the Detection Rule License 1.1: every rule, and every match derived from it, keeps its author and id.',
     },
   },
 };

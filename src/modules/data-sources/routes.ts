@@ -29,7 +29,7 @@ export const dataSourcesRoutes: Route[] = [
     tag: 'Data sources',
     summary:
       'Queue a manual sync: 202 with the queued source, run, job id, the number of workers of the sync queue and a detail ' +
-      '(which says when the job waits for a worker); 409 SYNC_IN_PROGRESS while one is queued or holds the source\'s lease',
+      "(which says when the job waits for a worker); 409 SYNC_IN_PROGRESS while one is queued or holds the source's lease",
     roles: dataSourceRoles.sync,
     status: 202,
     document: `mutation ($id: String!) { syncDataSource(id: $id) { data_source: dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } job_id: jobId workers detail } }`,

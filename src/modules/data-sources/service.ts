@@ -89,7 +89,10 @@ export async function dataSourceSchedules(services: Services): Promise<DynamicSc
   for (const source of await services.prisma.dataSource.findMany({ orderBy: { kind: 'asc' } })) {
     const repeat = repeatOf(services, source);
     if (source.schedule && scheduleProblem(source.schedule)) {
-      services.log.warn({ dataSource: source.kind, schedule: source.schedule }, 'data source schedule is not a valid cron pattern; not scheduled');
+      services.log.warn(
+        { dataSource: source.kind, schedule: source.schedule },
+        'data source schedule is not a valid cron pattern; not scheduled',
+      );
     }
     if (repeat) schedules.push({ id: scheduleIdOf(source.kind), repeat, data: scheduleData(source) });
   }
@@ -117,7 +120,12 @@ export async function updateDataSource(services: Services, actor: Actor, idOrKin
     const before = await uow.tx.dataSource.findUnique({ where: uniqueWhere(idOrKind), select: { id: true } });
     if (!before) throw new NotFoundError('Data source', idOrKind);
     const source = await uow.tx.dataSource.update({ where: { id: before.id }, data: changes });
-    await uow.audit({ action: 'update_data_source', entityType: 'data_source', entityId: source.id, details: { kind: source.kind, changes } });
+    await uow.audit({
+      action: 'update_data_source',
+      entityType: 'data_source',
+      entityId: source.id,
+      details: { kind: source.kind, changes },
+    });
     // Inside the transaction: if the scheduler cannot be reached, the change is not kept either.
     await applySchedule(services, source);
     return uow.tx.dataSource.findUniqueOrThrow({ ...query, where: { id: source.id } });
@@ -130,7 +138,13 @@ export async function listRuns(services: Services, idOrKind: string, paging: unk
   const source = await getDataSource(services, idOrKind, { select: { id: true } });
   const where = { dataSourceId: source.id };
   const [items, total] = await Promise.all([
-    services.prisma.dataSourceRun.findMany({ ...query, where, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    services.prisma.dataSourceRun.findMany({
+      ...query,
+      where,
+      orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit,
+    }),
     services.prisma.dataSourceRun.count({ where }),
   ]);
   return { items, total, offset, limit };

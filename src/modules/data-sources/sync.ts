@@ -28,7 +28,10 @@ export class SyncInProgressError extends DomainError {
  * own words, never another error's message, which may quote the source's contents or an internal server's answer.
  */
 const recordedFailure = (error: unknown) =>
-  (error instanceof SourceUnavailableError ? error.message : 'The import failed; the server log has the details').slice(0, MAX_ERROR_LENGTH);
+  (error instanceof SourceUnavailableError ? error.message : 'The import failed; the server log has the details').slice(
+    0,
+    MAX_ERROR_LENGTH,
+  );
 
 /** Runs of this source left `running` by a process that died, and what their committed batches wrote. */
 export interface Resumed {
@@ -45,7 +48,13 @@ export interface Resumed {
  * whose process died is closed as interrupted by the next one, which completes the work (importers are
  * idempotent: they write only what differs) and reports what the interrupted run wrote as `resumed`.
  */
-export async function runSync(services: Services, source: DataSource, actor: Actor, trigger: SyncTrigger, queuedRunId?: string): Promise<ImportReport & { resumed?: Resumed }> {
+export async function runSync(
+  services: Services,
+  source: DataSource,
+  actor: Actor,
+  trigger: SyncTrigger,
+  queuedRunId?: string,
+): Promise<ImportReport & { resumed?: Resumed }> {
   const startedAt = new Date();
   const claim = await inTransaction(services, actor, async (uow) => {
     const claimed = await uow.tx.dataSource.updateMany({
@@ -65,7 +74,9 @@ export async function runSync(services: Services, source: DataSource, actor: Act
     }
     const run = queuedRunId
       ? await uow.tx.dataSourceRun.update({ where: { id: queuedRunId }, data: { status: 'running', startedAt } })
-      : await uow.tx.dataSourceRun.create({ data: { dataSourceId: source.id, trigger, status: 'running', startedAt, triggeredById: actor.userId } });
+      : await uow.tx.dataSourceRun.create({
+          data: { dataSourceId: source.id, trigger, status: 'running', startedAt, triggeredById: actor.userId },
+        });
     return { run, resumed: await closeInterrupted(uow, source, run.id, startedAt) };
   });
   if (!claim) throw new SyncInProgressError(source.name);
@@ -76,7 +87,12 @@ export async function runSync(services: Services, source: DataSource, actor: Act
   const stopHeartbeat = startHeartbeat(services, source.id, run.id, log);
   let report: ImportReport;
   try {
-    report = await importers[source.kind]({ services, location: source.location, actor: { ...actor, syncRun: committedRecorder(run.id) }, log });
+    report = await importers[source.kind]({
+      services,
+      location: source.location,
+      actor: { ...actor, syncRun: committedRecorder(run.id) },
+      log,
+    });
   } catch (error) {
     stopHeartbeat();
     log.warn({ err: error, location: source.location }, 'data source sync failed');
@@ -108,7 +124,13 @@ async function closeInterrupted(uow: UnitOfWork, source: DataSource, runId: stri
       action: 'sync_data_source',
       entityType: 'data_source',
       entityId: source.id,
-      details: { kind: source.kind, status: 'interrupted', run_id: stale.id, completed_by: runId, committed: stale.committed as Prisma.InputJsonObject },
+      details: {
+        kind: source.kind,
+        status: 'interrupted',
+        run_id: stale.id,
+        completed_by: runId,
+        committed: stale.committed as Prisma.InputJsonObject,
+      },
     });
     committed = addCommitted(committed, stale.committed as Committed);
   }
@@ -119,7 +141,10 @@ type Outcome = { status: 'succeeded'; report: ImportReport; resumed: Resumed | n
 
 async function finish(services: Services, actor: Actor, source: DataSource, runId: string, trigger: SyncTrigger, outcome: Outcome) {
   const finishedAt = new Date();
-  const resumed = outcome.status === 'succeeded' && outcome.resumed ? { resumed: { run_ids: outcome.resumed.run_ids, committed: outcome.resumed.committed } } : {};
+  const resumed =
+    outcome.status === 'succeeded' && outcome.resumed
+      ? { resumed: { run_ids: outcome.resumed.run_ids, committed: outcome.resumed.committed } }
+      : {};
   const changes = outcome.status === 'succeeded' ? ({ ...outcome.report.changes, ...resumed } as Prisma.InputJsonObject) : {};
   const error = outcome.status === 'failed' ? outcome.error : null;
   await inTransaction(services, actor, async (uow) => {
@@ -147,15 +172,24 @@ async function finish(services: Services, actor: Actor, source: DataSource, runI
  * between: the run that completes it announces every catalog technique written since the interrupted run began.
  */
 async function announceResumedCoverage(uow: UnitOfWork, resumed: Resumed): Promise<void> {
-  const techniques = await uow.tx.technique.findMany({ where: { isCustom: false, updatedAt: { gte: resumed.since } }, select: { id: true } });
-  if (techniques.length) uow.emit('coverage.changed', { techniqueIds: techniques.map((technique) => technique.id), reason: 'catalog_sync_resumed' });
+  const techniques = await uow.tx.technique.findMany({
+    where: { isCustom: false, updatedAt: { gte: resumed.since } },
+    select: { id: true },
+  });
+  if (techniques.length)
+    uow.emit('coverage.changed', { techniqueIds: techniques.map((technique) => technique.id), reason: 'catalog_sync_resumed' });
 }
 
 /**
  * Runs the importer of one data source against its configured location, now, in this process, with run
  * records and status bookkeeping (see runSync). Returns what the import did.
  */
-export async function syncDataSource(services: Services, kind: DataSourceKind, actor: Actor, trigger: SyncTrigger = 'manual'): Promise<ImportReport> {
+export async function syncDataSource(
+  services: Services,
+  kind: DataSourceKind,
+  actor: Actor,
+  trigger: SyncTrigger = 'manual',
+): Promise<ImportReport> {
   const source = await services.prisma.dataSource.findUnique({ where: { kind } });
   if (!source) throw new NotFoundError('Data source', kind);
   return runSync(services, source, actor, trigger);
@@ -175,19 +209,38 @@ function queuedDetail(workers: number | null): string {
 export async function requestSync(services: Services, actor: Actor, idOrKind: string) {
   const before = await getDataSource(services, idOrKind);
   const { dataSource, run } = await inTransaction(services, actor, async (uow) => {
-    const claimed = await uow.tx.dataSource.updateMany({ where: claimable(before.id, ['queued', 'running']), data: { status: 'queued', leaseExpiresAt: null } });
+    const claimed = await uow.tx.dataSource.updateMany({
+      where: claimable(before.id, ['queued', 'running']),
+      data: { status: 'queued', leaseExpiresAt: null },
+    });
     if (!claimed.count) throw new SyncInProgressError(before.name);
-    const run = await uow.tx.dataSourceRun.create({ data: { dataSourceId: before.id, trigger: 'manual', status: 'queued', triggeredById: actor.userId } });
-    await uow.audit({ action: 'request_data_source_sync', entityType: 'data_source', entityId: before.id, details: { kind: before.kind, run_id: run.id } });
+    const run = await uow.tx.dataSourceRun.create({
+      data: { dataSourceId: before.id, trigger: 'manual', status: 'queued', triggeredById: actor.userId },
+    });
+    await uow.audit({
+      action: 'request_data_source_sync',
+      entityType: 'data_source',
+      entityId: before.id,
+      details: { kind: before.kind, run_id: run.id },
+    });
     return { dataSource: await uow.tx.dataSource.findUniqueOrThrow({ where: { id: before.id } }), run };
   });
   try {
-    const jobId = await services.jobs.enqueue(SYNC_JOB, { dataSourceId: dataSource.id, kind: dataSource.kind, runId: run.id, userId: actor.userId, trigger: 'manual' });
+    const jobId = await services.jobs.enqueue(SYNC_JOB, {
+      dataSourceId: dataSource.id,
+      kind: dataSource.kind,
+      runId: run.id,
+      userId: actor.userId,
+      trigger: 'manual',
+    });
     const workers = await services.jobs.workerCount(QueueName.catalog);
     return { dataSource, run, jobId, workers, detail: queuedDetail(workers) };
   } catch (error) {
     await services.prisma.$transaction([
-      services.prisma.dataSourceRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: 'Could not be queued; the server log has the details' } }),
+      services.prisma.dataSourceRun.update({
+        where: { id: run.id },
+        data: { status: 'failed', finishedAt: new Date(), error: 'Could not be queued; the server log has the details' },
+      }),
       services.prisma.dataSource.update({ where: { id: dataSource.id }, data: { status: before.status } }),
     ]);
     throw error;

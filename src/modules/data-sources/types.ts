@@ -8,7 +8,10 @@ import { DATA_SOURCE_DEFAULTS, type DataLicence } from './defaults.ts';
 import { visibleSyncError } from './permissions.ts';
 import { scheduledSyncs } from './service.ts';
 
-export const DataSourceKindEnum = builder.enumType(DataSourceKind, { name: 'DataSourceKind', description: 'The external feeds Violet imports.' });
+export const DataSourceKindEnum = builder.enumType(DataSourceKind, {
+  name: 'DataSourceKind',
+  description: 'The external feeds Violet imports.',
+});
 export const SyncStatusEnum = builder.enumType(SyncStatus, { name: 'SyncStatus' });
 
 /** One scheduler read per request, however many sources are resolved. */
@@ -24,7 +27,10 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
   fields: (t) => ({
     id: t.exposeID('id'),
     trigger: t.exposeString('trigger', { description: 'manual (POST …/sync), schedule, or api (a system endpoint such as sync-ttp).' }),
-    status: t.expose('status', { type: SyncStatusEnum, description: 'queued, running, succeeded or failed (an interrupted run is failed, with the reason in error).' }),
+    status: t.expose('status', {
+      type: SyncStatusEnum,
+      description: 'queued, running, succeeded or failed (an interrupted run is failed, with the reason in error).',
+    }),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     changes: t.expose('changes', {
@@ -35,7 +41,8 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
     }),
     committed: t.expose('committed', {
       type: 'JSON',
-      description: 'What the run\'s committed batches wrote, by kind of item and change (created, updated, removed …), counted as each batch commits.',
+      description:
+        "What the run's committed batches wrote, by kind of item and change (created, updated, removed …), counted as each batch commits.",
     }),
     error: t.string({
       nullable: true,
@@ -47,7 +54,7 @@ export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
 });
 
 const DataLicenceType = builder.objectRef<DataLicence>('DataLicence').implement({
-  description: 'The licence of a feed\'s data, and the notice shown with it.',
+  description: "The licence of a feed's data, and the notice shown with it.",
   fields: (t) => ({
     name: t.exposeString('name'),
     url: t.exposeString('url'),
@@ -106,7 +113,11 @@ export const DataSourceSyncRequestType = builder
     description: 'A sync queued as a background job.',
     fields: (t) => ({
       dataSource: t.field({ type: DataSourceType, resolve: (request) => request.dataSource, description: 'The source, now queued.' }),
-      run: t.field({ type: DataSourceRunType, resolve: (request) => request.run, description: 'The queued run; follow it with dataSourceRuns.' }),
+      run: t.field({
+        type: DataSourceRunType,
+        resolve: (request) => request.run,
+        description: 'The queued run; follow it with dataSourceRuns.',
+      }),
       jobId: t.exposeString('jobId'),
       workers: t.exposeInt('workers', {
         nullable: true,

@@ -25,7 +25,12 @@ const evaluateSchema = z.object({
   testId: z.guid('must be a UUID'),
   ruleId: z.guid('must be a UUID'),
   triggered: z.boolean('must be true or false'),
-  notes: z.string().trim().max(10_000, 'must be at most 10000 characters').nullish().transform((notes) => notes || null),
+  notes: z
+    .string()
+    .trim()
+    .max(10_000, 'must be at most 10000 characters')
+    .nullish()
+    .transform((notes) => notes || null),
 });
 
 /**
@@ -37,7 +42,10 @@ export async function evaluateDetectionRule(services: Services, actor: Actor, in
   return inTransaction(services, actor, async (uow) => {
     const test = await uow.tx.test.findUnique({ where: { id: testId }, select: { id: true, state: true, campaignId: true } });
     if (!test) throw new NotFoundError('Test', testId);
-    const rule = await uow.tx.detectionRule.findUnique({ where: { id: ruleId }, select: { id: true, title: true, source: true, externalId: true, author: true } });
+    const rule = await uow.tx.detectionRule.findUnique({
+      where: { id: ruleId },
+      select: { id: true, title: true, source: true, externalId: true, author: true },
+    });
     if (!rule) throw new NotFoundError('Detection rule', ruleId);
     if (!EVALUABLE_STATES.includes(test.state)) throw new TestNotEvaluableError(test.state);
 
@@ -65,8 +73,15 @@ export async function evaluateDetectionRule(services: Services, actor: Actor, in
     await uow.tx.testEvent.create({
       data: { testId, kind: 'detection_evaluated', actorId: actor.userId, actorName: actor.username, details: { ...facts, notes } },
     });
-    await uow.audit({ action: 'evaluate_detection_rule', entityType: 'test', entityId: testId, details: { ...facts, evaluation_id: evaluation.id } });
+    await uow.audit({
+      action: 'evaluate_detection_rule',
+      entityType: 'test',
+      entityId: testId,
+      details: { ...facts, evaluation_id: evaluation.id },
+    });
     uow.emit('test.changed', { testId, campaignId: test.campaignId, change: 'detection_evaluated' });
-    return query.select || query.include ? uow.tx.detectionEvaluation.findUniqueOrThrow({ ...query, where: { id: evaluation.id } }) : evaluation;
+    return query.select || query.include
+      ? uow.tx.detectionEvaluation.findUniqueOrThrow({ ...query, where: { id: evaluation.id } })
+      : evaluation;
   });
 }

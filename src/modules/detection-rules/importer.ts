@@ -4,7 +4,16 @@ import { unzipSync } from 'fflate';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { isHttp, isLocalDirectory, listLocalFiles, localPath, MAX_SOURCE_BYTES, readSourceBytes, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
+import {
+  isHttp,
+  isLocalDirectory,
+  listLocalFiles,
+  localPath,
+  MAX_SOURCE_BYTES,
+  readSourceBytes,
+  SourceUnavailableError,
+  type SourceAccess,
+} from '../../sources/location.ts';
 import type { ImportReport, Importer } from '../data-sources/importer.ts';
 import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from './sigma.ts';
 
@@ -56,14 +65,29 @@ export async function readRuleFiles(location: string, access: SourceAccess): Pro
     const root = localPath(location);
     // Paths keep the directory's own name, so a clone's `rules` folder still maps onto upstream paths.
     const paths = await listLocalFiles(location, (path) => RULE_FILE.test(path));
-    return Promise.all(paths.map(async (path) => ({ path: `${basename(root)}/${path}`, content: await readFile(join(root, path), 'utf8') })));
+    return Promise.all(
+      paths.map(async (path) => ({ path: `${basename(root)}/${path}`, content: await readFile(join(root, path), 'utf8') })),
+    );
   }
   const bytes = await readSourceBytes(location, access);
   if (!isHttp(location) && RULE_FILE.test(location)) return [{ path: basename(localPath(location)), content: bytes.toString('utf8') }];
   return unzipRules(location, bytes);
 }
 
-const UPSTREAM_FIELDS = ['title', 'description', 'severity', 'techniqueIds', 'ttpTechniqueId', 'status', 'logSource', 'author', 'references', 'license', 'sourceUrl', 'content'] as const;
+const UPSTREAM_FIELDS = [
+  'title',
+  'description',
+  'severity',
+  'techniqueIds',
+  'ttpTechniqueId',
+  'status',
+  'logSource',
+  'author',
+  'references',
+  'license',
+  'sourceUrl',
+  'content',
+] as const;
 
 type StoredRule = Pick<Prisma.DetectionRuleGetPayload<object>, (typeof UPSTREAM_FIELDS)[number] | 'id' | 'externalId' | 'isActive'>;
 
@@ -71,7 +95,10 @@ type StoredRule = Pick<Prisma.DetectionRuleGetPayload<object>, (typeof UPSTREAM_
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -110,10 +137,10 @@ export const importSigma: Importer = async ({ services, location, actor, log }) 
   // An empty or wrong archive must not deactivate the whole rule set.
   if (rules.size === 0) throw new SourceUnavailableError(location, `no Sigma rules found (${files.length} YAML files read)`);
 
-  const stored = await services.prisma.detectionRule.findMany({
+  const stored = (await services.prisma.detectionRule.findMany({
     where: { source: SIGMA_SOURCE },
     select: { id: true, externalId: true, isActive: true, ...Object.fromEntries(UPSTREAM_FIELDS.map((field) => [field, true])) },
-  }) as StoredRule[];
+  })) as StoredRule[];
   const byExternalId = new Map(stored.map((rule) => [rule.externalId, rule]));
   const created: SigmaRuleData[] = [];
   const changed: { id: string; rule: SigmaRuleData; reactivated: boolean }[] = [];
@@ -129,29 +156,62 @@ export const importSigma: Importer = async ({ services, location, actor, log }) 
   const timeout = 120_000;
   for (let start = 0; start < created.length; start += BATCH_SIZE) {
     const batch = created.slice(start, start + BATCH_SIZE);
-    await inTransaction(services, actor, async (uow) => {
-      await uow.tx.detectionRule.createMany({ data: batch.map((rule) => ({ ...rule, source: SIGMA_SOURCE, logSource: rule.logSource as Prisma.InputJsonValue })) });
-      await uow.audit({ action: 'import_detection_rules', entityType: 'detection_rule', details: { source: SIGMA_SOURCE, location, created: batch.length } });
-    }, { timeout });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        await uow.tx.detectionRule.createMany({
+          data: batch.map((rule) => ({ ...rule, source: SIGMA_SOURCE, logSource: rule.logSource as Prisma.InputJsonValue })),
+        });
+        await uow.audit({
+          action: 'import_detection_rules',
+          entityType: 'detection_rule',
+          details: { source: SIGMA_SOURCE, location, created: batch.length },
+        });
+      },
+      { timeout },
+    );
   }
   for (let start = 0; start < changed.length; start += BATCH_SIZE) {
     const batch = changed.slice(start, start + BATCH_SIZE);
-    await inTransaction(services, actor, async (uow) => {
-      for (const { id, rule } of batch) {
-        await uow.tx.detectionRule.update({ where: { id }, data: { ...rule, logSource: rule.logSource as Prisma.InputJsonValue, isActive: true } });
-      }
-      await uow.audit({ action: 'import_detection_rules', entityType: 'detection_rule', details: { source: SIGMA_SOURCE, location, updated: batch.length } });
-    }, { timeout });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        for (const { id, rule } of batch) {
+          await uow.tx.detectionRule.update({
+            where: { id },
+            data: { ...rule, logSource: rule.logSource as Prisma.InputJsonValue, isActive: true },
+          });
+        }
+        await uow.audit({
+          action: 'import_detection_rules',
+          entityType: 'detection_rule',
+          details: { source: SIGMA_SOURCE, location, updated: batch.length },
+        });
+      },
+      { timeout },
+    );
   }
   if (gone.length) {
-    await inTransaction(services, actor, async (uow) => {
-      await uow.tx.detectionRule.updateMany({ where: { id: { in: gone.map((rule) => rule.id) } }, data: { isActive: false } });
-      await uow.audit({
-        action: 'deactivate_detection_rules',
-        entityType: 'detection_rule',
-        details: { source: SIGMA_SOURCE, location, deactivated: gone.length, external_ids: listed(gone.map((rule) => rule.externalId ?? '')) },
-      });
-    }, { timeout });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        await uow.tx.detectionRule.updateMany({ where: { id: { in: gone.map((rule) => rule.id) } }, data: { isActive: false } });
+        await uow.audit({
+          action: 'deactivate_detection_rules',
+          entityType: 'detection_rule',
+          details: {
+            source: SIGMA_SOURCE,
+            location,
+            deactivated: gone.length,
+            external_ids: listed(gone.map((rule) => rule.externalId ?? '')),
+          },
+        });
+      },
+      { timeout },
+    );
   }
 
   const report: ImportReport = {

@@ -57,7 +57,8 @@ builder.mutationFields((t) => ({
     description: 'Changes a rule; source and external id stay. A Sigma re-import restores the upstream fields of imported rules.',
     authScopes: allow(detectionRuleRoles.update),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateDetectionRuleInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => rules.updateDetectionRule(context.services, actorOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      rules.updateDetectionRule(context.services, actorOf(context), String(id), input, query),
   }),
   deleteDetectionRule: t.prismaField({
     type: 'DetectionRule',
@@ -81,11 +82,16 @@ builder.prismaObjectField('Technique', 'detectionRules', (t) =>
     description: 'Active detection rules naming this technique (exact id), by title, a page at a time.',
     args: {
       offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_RULE_PAGE.defaultLimit, description: `At most ${TECHNIQUE_RULE_PAGE.maxLimit}.` }),
+      limit: t.arg.int({
+        required: false,
+        defaultValue: TECHNIQUE_RULE_PAGE.defaultLimit,
+        description: `At most ${TECHNIQUE_RULE_PAGE.maxLimit}.`,
+      }),
     },
     complexity: pagedCost(TECHNIQUE_RULE_PAGE),
     select: { ttpId: true },
-    resolve: async (technique, args, context) => sliceOfPage(await rulesByTechnique(context).load(technique.ttpId), args, TECHNIQUE_RULE_PAGE),
+    resolve: async (technique, args, context) =>
+      sliceOfPage(await rulesByTechnique(context).load(technique.ttpId), args, TECHNIQUE_RULE_PAGE),
   }),
 );
 

@@ -15,7 +15,8 @@ export const detectionRulesRoutes: Route[] = [
     method: 'GET',
     path: '/detection-rules',
     tag: 'Detection rules',
-    summary: 'List detection rules by title (filters source, ttp_technique_id, severity, search, is_active; offset default 0, limit default 50, max 200); items omit content',
+    summary:
+      'List detection rules by title (filters source, ttp_technique_id, severity, search, is_active; offset default 0, limit default 50, max 200); items omit content',
     roles: detectionRuleRoles.read,
     document: `query ($source: String, $ttpTechniqueId: String, $severity: DetectionRuleSeverity, $search: String, $isActive: Boolean, $offset: Int, $limit: Int) {
       detectionRules(filter: { source: $source, ttpTechniqueId: $ttpTechniqueId, severity: $severity, search: $search, isActive: $isActive }, offset: $offset, limit: $limit) {
@@ -36,7 +37,8 @@ export const detectionRulesRoutes: Route[] = [
     method: 'POST',
     path: '/detection-rules',
     tag: 'Detection rules',
-    summary: 'Create a rule (body title; optional source, external_id, description, ttp_technique_id, technique_ids, severity, status, log_source, content, author, references, license, source_url, is_active)',
+    summary:
+      'Create a rule (body title; optional source, external_id, description, ttp_technique_id, technique_ids, severity, status, log_source, content, author, references, license, source_url, is_active)',
     roles: detectionRuleRoles.create,
     status: 201,
     document: `mutation ($input: CreateDetectionRuleInput!) { createDetectionRule(input: $input) { ${RULE_FIELDS} } }`,
@@ -46,7 +48,8 @@ export const detectionRulesRoutes: Route[] = [
     method: 'POST',
     path: '/detection-rules/evaluate',
     tag: 'Detection rules',
-    summary: 'Record whether a rule triggered for a test (body test_id, rule_id, triggered, notes); test in blue_evaluating, in_review, validated or rejected',
+    summary:
+      'Record whether a rule triggered for a test (body test_id, rule_id, triggered, notes); test in blue_evaluating, in_review, validated or rejected',
     roles: detectionRuleRoles.evaluate,
     status: 201,
     document: `mutation ($input: EvaluateDetectionRuleInput!) { evaluateDetectionRule(input: $input) { ${DETECTION_EVALUATION_FIELDS} } }`,

@@ -21,8 +21,14 @@ const techniqueId = z
   .trim()
   .regex(TECHNIQUE_ID, 'must look like T1234, T1234.001 or a custom id such as CUSTOM-1')
   .transform((id) => (/^t\d{4}/i.test(id) ? id.toUpperCase() : id));
-const techniqueIds = z.array(techniqueId).max(100).transform((ids) => [...new Set(ids)]);
-const source = trimmed(64).refine((value) => value.toLowerCase() !== SIGMA_SOURCE, `"${SIGMA_SOURCE}" is reserved for imported Sigma rules`);
+const techniqueIds = z
+  .array(techniqueId)
+  .max(100)
+  .transform((ids) => [...new Set(ids)]);
+const source = trimmed(64).refine(
+  (value) => value.toLowerCase() !== SIGMA_SOURCE,
+  `"${SIGMA_SOURCE}" is reserved for imported Sigma rules`,
+);
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 
 const editable = {
@@ -109,14 +115,27 @@ export async function createDetectionRule(services: Services, actor: Actor, inpu
   const { ttpTechniqueId, techniqueIds: list, logSource, ...data } = parseInput(createSchema, input);
   return inTransaction(services, actor, async (uow) => {
     if (data.externalId) {
-      const taken = await uow.tx.detectionRule.findUnique({ where: { source_externalId: { source: data.source, externalId: data.externalId } }, select: { id: true } });
+      const taken = await uow.tx.detectionRule.findUnique({
+        where: { source_externalId: { source: data.source, externalId: data.externalId } },
+        select: { id: true },
+      });
       if (taken) throw new ConflictError(`A ${data.source} rule with external id ${data.externalId} already exists`);
     }
     const rule = await uow.tx.detectionRule.create({
       ...query,
-      data: { ...data, ...techniques(ttpTechniqueId, list), logSource: logSource as Prisma.InputJsonValue | undefined, createdById: actor.userId },
+      data: {
+        ...data,
+        ...techniques(ttpTechniqueId, list),
+        logSource: logSource as Prisma.InputJsonValue | undefined,
+        createdById: actor.userId,
+      },
     });
-    await uow.audit({ action: 'create_detection_rule', entityType: 'detection_rule', entityId: rule.id, details: auditFields({ ...data, externalId: data.externalId ?? null }) });
+    await uow.audit({
+      action: 'create_detection_rule',
+      entityType: 'detection_rule',
+      entityId: rule.id,
+      details: auditFields({ ...data, externalId: data.externalId ?? null }),
+    });
     return rule;
   });
 }
@@ -138,7 +157,12 @@ export async function updateDetectionRule(services: Services, actor: Actor, id: 
       data: { ...changes, ...mapping, logSource: logSource as Prisma.InputJsonValue | undefined },
     });
     const recorded = { ...changes, ...mapping, ...(logSource ? { logSource } : {}) } as Prisma.InputJsonObject;
-    await uow.audit({ action: 'update_detection_rule', entityType: 'detection_rule', entityId: key, details: { ...auditFields(before), changes: recorded } });
+    await uow.audit({
+      action: 'update_detection_rule',
+      entityType: 'detection_rule',
+      entityId: key,
+      details: { ...auditFields(before), changes: recorded },
+    });
     return rule;
   });
 }

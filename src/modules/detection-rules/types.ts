@@ -19,13 +19,27 @@ export const DetectionRuleType = builder.prismaObject('DetectionRule', {
     description: t.exposeString('description'),
     source: t.exposeString('source', { description: 'Where the rule comes from: custom, sigma, …' }),
     ttpTechniqueId: t.exposeString('ttpTechniqueId', { nullable: true, description: 'Primary technique: the first of techniqueIds.' }),
-    techniqueIds: t.exposeStringList('techniqueIds', { description: 'Every technique the rule detects (ATT&CK ids from Sigma `attack.tNNNN` tags).' }),
+    techniqueIds: t.exposeStringList('techniqueIds', {
+      description: 'Every technique the rule detects (ATT&CK ids from Sigma `attack.tNNNN` tags).',
+    }),
     severity: t.expose('severity', { type: DetectionRuleSeverityEnum }),
-    status: t.exposeString('status', { nullable: true, description: 'Maturity given by the author (Sigma: stable, test, experimental, …).' }),
-    logSource: t.expose('logSource', { type: 'JSON', description: 'Log source the rule applies to (Sigma `logsource`: product, category, service).' }),
+    status: t.exposeString('status', {
+      nullable: true,
+      description: 'Maturity given by the author (Sigma: stable, test, experimental, …).',
+    }),
+    logSource: t.expose('logSource', {
+      type: 'JSON',
+      description: 'Log source the rule applies to (Sigma `logsource`: product, category, service).',
+    }),
     content: t.exposeString('content', { description: 'The rule body; the raw YAML for Sigma rules.' }),
-    externalId: t.exposeString('externalId', { nullable: true, description: 'Identifier at the source (the Sigma rule id); unique per source.' }),
-    author: t.exposeString('author', { nullable: true, description: 'Rule author(s); must travel with every match derived from a Sigma rule.' }),
+    externalId: t.exposeString('externalId', {
+      nullable: true,
+      description: 'Identifier at the source (the Sigma rule id); unique per source.',
+    }),
+    author: t.exposeString('author', {
+      nullable: true,
+      description: 'Rule author(s); must travel with every match derived from a Sigma rule.',
+    }),
     references: t.exposeStringList('references'),
     license: t.exposeString('license', { nullable: true, description: 'Licence of the rule, e.g. DRL-1.1 for Sigma rules.' }),
     sourceUrl: t.exposeString('sourceUrl', { nullable: true, description: 'Upstream address of the rule, when known.' }),

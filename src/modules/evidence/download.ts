@@ -7,7 +7,15 @@ import { attachmentDisposition } from '../../storage/content-disposition.ts';
 import { Verify } from '../../storage/measure.ts';
 import { IntegrityError, ObjectMissingError } from '../../storage/types.ts';
 
-const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'Content-Security-Policy', 'Cache-Control', 'X-Content-Type-Options', 'X-Checksum-Sha256'];
+const FILE_HEADERS = [
+  'Content-Type',
+  'Content-Length',
+  'Content-Disposition',
+  'Content-Security-Policy',
+  'Cache-Control',
+  'X-Content-Type-Options',
+  'X-Checksum-Sha256',
+];
 
 /**
  * Streams an evidence file as an attachment, checking it against the hash and size recorded at upload.

@@ -8,7 +8,11 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]
  */
 export function safeFileName(raw: string | undefined): string {
   const base = (raw ?? '').normalize('NFC').split(/[/\\]/).pop() ?? '';
-  const cleaned = base.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  const cleaned = base
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '');
   if (!cleaned) return FALLBACK_NAME;
   const chars = [...cleaned];
   if (chars.length <= MAX_FILE_NAME) return cleaned;

@@ -67,7 +67,8 @@ export const evidenceRoutes: Route[] = [
     roles: evidenceRoles.signedLink,
     async handle(req, res, { context }) {
       const { expires, signature } = req.query;
-      if (!LinkSigner.wellFormed(expires, signature)) throw new ValidationError(null, 'expires and signature of a download link are required');
+      if (!LinkSigner.wellFormed(expires, signature))
+        throw new ValidationError(null, 'expires and signature of a download link are required');
       const id = String(req.params.id);
       const check = context.services.storage.links.check(id, expires, signature as string);
       if (check === 'invalid') throw new ForbiddenError('The download link is not valid');

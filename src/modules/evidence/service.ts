@@ -35,11 +35,24 @@ export async function getEvidence(services: Services, id: string, query: Query =
 export async function listTestEvidence(services: Services, testId: string, query: Query = {}) {
   assertId('Test', testId);
   if (!(await services.prisma.test.findUnique({ where: { id: testId }, select: { id: true } }))) throw new NotFoundError('Test', testId);
-  return services.prisma.evidence.findMany({ ...query, where: { testId }, orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }], take: TEST_EVIDENCE_MAX });
+  return services.prisma.evidence.findMany({
+    ...query,
+    where: { testId },
+    orderBy: [{ uploadedAt: 'asc' }, { id: 'asc' }],
+    take: TEST_EVIDENCE_MAX,
+  });
 }
 
-export function downloadLinkOf(services: Services, evidence: Pick<Evidence, 'id' | 'storageKey' | 'fileName' | 'contentType'>): Promise<DownloadLink> {
-  return services.storage.objects.downloadUrl({ evidenceId: evidence.id, key: evidence.storageKey, fileName: evidence.fileName, contentType: evidence.contentType });
+export function downloadLinkOf(
+  services: Services,
+  evidence: Pick<Evidence, 'id' | 'storageKey' | 'fileName' | 'contentType'>,
+): Promise<DownloadLink> {
+  return services.storage.objects.downloadUrl({
+    evidenceId: evidence.id,
+    key: evidence.storageKey,
+    fileName: evidence.fileName,
+    contentType: evidence.contentType,
+  });
 }
 
 /** The test's state, share-locked so that no transition slips in before this transaction commits. */
@@ -67,10 +80,23 @@ export interface StoredUpload {
 export async function recordUpload(services: Services, principal: Principal, upload: StoredUpload) {
   return inTransaction(services, principal, async (uow) => {
     assertUploadState(upload.team, await lockedTestState(uow, upload.testId));
-    const evidence = await uow.tx.evidence.create({ data: { ...upload, sizeBytes: BigInt(upload.sizeBytes), uploadedById: principal.userId } });
-    const facts = { evidence_id: evidence.id, file_name: upload.fileName, team: upload.team, sha256_hash: upload.sha256Hash, size_bytes: upload.sizeBytes };
+    const evidence = await uow.tx.evidence.create({
+      data: { ...upload, sizeBytes: BigInt(upload.sizeBytes), uploadedById: principal.userId },
+    });
+    const facts = {
+      evidence_id: evidence.id,
+      file_name: upload.fileName,
+      team: upload.team,
+      sha256_hash: upload.sha256Hash,
+      size_bytes: upload.sizeBytes,
+    };
     await timeline(uow, upload.testId, 'evidence_added', facts);
-    await uow.audit({ action: 'upload_evidence', entityType: 'evidence', entityId: evidence.id, details: { test_id: upload.testId, ...facts } });
+    await uow.audit({
+      action: 'upload_evidence',
+      entityType: 'evidence',
+      entityId: evidence.id,
+      details: { test_id: upload.testId, ...facts },
+    });
     uow.emit('evidence.changed', { evidenceId: evidence.id, testId: upload.testId, change: 'uploaded' });
     return evidence;
   });
@@ -91,7 +117,12 @@ export async function deleteEvidence(services: Services, principal: Principal, i
     await uow.tx.evidence.delete({ where: { id } });
     const facts = { evidence_id: id, file_name: evidence.fileName, team: evidence.team, sha256_hash: evidence.sha256Hash };
     await timeline(uow, evidence.testId, 'evidence_deleted', facts);
-    await uow.audit({ action: 'delete_evidence', entityType: 'evidence', entityId: id, details: { test_id: evidence.testId, uploaded_by: evidence.uploadedById, ...facts } });
+    await uow.audit({
+      action: 'delete_evidence',
+      entityType: 'evidence',
+      entityId: id,
+      details: { test_id: evidence.testId, uploaded_by: evidence.uploadedById, ...facts },
+    });
     uow.emit('evidence.changed', { evidenceId: id, testId: evidence.testId, change: 'deleted' });
     await services.storage.objects.delete(evidence.storageKey);
     return answer;

@@ -23,7 +23,9 @@ export const EvidenceType = builder.prismaObject('Evidence', {
     test: t.relation('test'),
     team: t.expose('team', { type: TeamEnum }),
     fileName: t.exposeString('fileName', { description: 'The uploaded name reduced to a safe base name; the download uses it.' }),
-    contentType: t.exposeString('contentType', { description: 'Media type given with the file (application/octet-stream when missing or malformed).' }),
+    contentType: t.exposeString('contentType', {
+      description: 'Media type given with the file (application/octet-stream when missing or malformed).',
+    }),
     sizeBytes: t.float({ description: 'Size in bytes.', resolve: (evidence) => Number(evidence.sizeBytes) }),
     sha256Hash: t.exposeString('sha256Hash', { description: 'Hex SHA-256 of the file, computed while it was stored.' }),
     uploadedAt: t.expose('uploadedAt', { type: 'DateTime' }),

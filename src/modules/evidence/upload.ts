@@ -56,14 +56,24 @@ export async function receiveUpload(services: Services, principal: Principal, te
       const storageKey = newStorageKey(testId);
       const contentType = safeContentType(info.mimeType);
       const stored = await objects.put(storageKey, file, { contentType, maxBytes });
-      return { testId, team, storageKey, fileName: safeFileName(info.filename), contentType, sizeBytes: stored.size, sha256Hash: stored.sha256 };
+      return {
+        testId,
+        team,
+        storageKey,
+        fileName: safeFileName(info.filename),
+        contentType,
+        sizeBytes: stored.size,
+        sha256Hash: stored.sha256,
+      };
     },
     (stored) => objects.delete(stored.storageKey),
   );
   try {
     return await recordUpload(services, principal, upload);
   } catch (error) {
-    await objects.delete(upload.storageKey).catch((cleanup) => services.log.error({ err: cleanup, key: upload.storageKey }, 'could not remove an unrecorded evidence object'));
+    await objects
+      .delete(upload.storageKey)
+      .catch((cleanup) => services.log.error({ err: cleanup, key: upload.storageKey }, 'could not remove an unrecorded evidence object'));
     throw error;
   }
 }

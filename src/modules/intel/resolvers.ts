@@ -15,14 +15,19 @@ builder.queryFields((t) => ({
     authScopes: allow(intelRoles.readFindings),
     args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: (_root, { offset, limit }, context, info) =>
-      intel.listFindings(context.services, { offset: offset ?? undefined, limit: limit ?? undefined }, queryFromInfo({ context, info, path: ['items'] })),
+      intel.listFindings(
+        context.services,
+        { offset: offset ?? undefined, limit: limit ?? undefined },
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
 }));
 
 builder.mutationFields((t) => ({
   runIntelScan: t.field({
     type: IntelScanResultType,
-    description: 'Scans the technique uses no scan has seen: the first scan is a baseline; later ones record findings, flag techniques for review and notify the leads.',
+    description:
+      'Scans the technique uses no scan has seen: the first scan is a baseline; later ones record findings, flag techniques for review and notify the leads.',
     authScopes: allow(intelRoles.scan),
     resolve: (_root, _args, context) => intel.runIntelScan(context.services, actorOf(context)),
   }),

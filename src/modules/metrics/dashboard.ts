@@ -44,7 +44,12 @@ export interface ActivityEntry {
 
 export const ACTIVITY_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 const activitySchema = z.object({
-  limit: z.number().int().min(1, 'must be at least 1').max(ACTIVITY_PAGE.maxLimit, `must be at most ${ACTIVITY_PAGE.maxLimit}`).prefault(ACTIVITY_PAGE.defaultLimit),
+  limit: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(ACTIVITY_PAGE.maxLimit, `must be at most ${ACTIVITY_PAGE.maxLimit}`)
+    .prefault(ACTIVITY_PAGE.defaultLimit),
 });
 
 /** Audit entries about accounts, keys and notifications are personal or security records: only the audit log shows them. */
@@ -69,13 +74,18 @@ export async function dashboardKpis(services: Services): Promise<DashboardKpis> 
 export function extremes(tactics: TacticCoverage[]): { strongest: TacticCoverage | null; weakest: TacticCoverage | null } {
   const rated = tactics.filter((tactic) => tactic.total > 0);
   const pick = (better: (a: number, b: number) => boolean) =>
-    rated.reduce<TacticCoverage | null>((best, tactic) => (!best || better(tactic.coveragePercentage, best.coveragePercentage) ? tactic : best), null);
+    rated.reduce<TacticCoverage | null>(
+      (best, tactic) => (!best || better(tactic.coveragePercentage, best.coveragePercentage) ? tactic : best),
+      null,
+    );
   return { strongest: pick((a, b) => a > b), weakest: pick((a, b) => a < b) };
 }
 
 export async function executiveSummary(services: Services): Promise<ExecutiveSummary> {
   // Built on the operational KPIs, and as costly uncached: cached with them (5 minutes, cleared by coverage changes).
-  const summary = await services.cache.remember('analytics', 'dashboard:executive', OPERATIONAL_CACHE_MS, () => composeExecutiveSummary(services));
+  const summary = await services.cache.remember('analytics', 'dashboard:executive', OPERATIONAL_CACHE_MS, () =>
+    composeExecutiveSummary(services),
+  );
   return { ...summary, generatedAt: new Date(summary.generatedAt) };
 }
 

@@ -24,8 +24,10 @@ function coverageSentence({ total, validated, partial, notCovered, inProgress, n
 
 function tacticSentence(strongest: TacticCoverage | null, weakest: TacticCoverage | null): string | null {
   if (!strongest || !weakest) return null;
-  if (strongest.shortName === weakest.shortName) return `${strongest.tactic} is the only tactic with techniques (${percent(strongest.coveragePercentage)} covered).`;
-  if (strongest.coveragePercentage === weakest.coveragePercentage) return `Every tactic stands at ${percent(strongest.coveragePercentage)} coverage.`;
+  if (strongest.shortName === weakest.shortName)
+    return `${strongest.tactic} is the only tactic with techniques (${percent(strongest.coveragePercentage)} covered).`;
+  if (strongest.coveragePercentage === weakest.coveragePercentage)
+    return `Every tactic stands at ${percent(strongest.coveragePercentage)} coverage.`;
   return (
     `The strongest tactic is ${strongest.tactic} (${percent(strongest.coveragePercentage)}) ` +
     `and the weakest is ${weakest.tactic} (${percent(weakest.coveragePercentage)}).`

@@ -4,7 +4,15 @@ import { statusCountFields } from '../techniques/types.ts';
 import { TestStateEnum } from '../test-runs/types.ts';
 import type { CoverageCounts, TacticCoverage } from './coverage.ts';
 import type { ActivityEntry, CampaignCounts, DashboardKpis, ExecutiveSummary } from './dashboard.ts';
-import type { Efficacy, HoursStats, OperationalKpis, OperationalTrend, OperationalWeek, SecondsStats, TeamBreakdown } from './operational.ts';
+import type {
+  Efficacy,
+  HoursStats,
+  OperationalKpis,
+  OperationalTrend,
+  OperationalWeek,
+  SecondsStats,
+  TeamBreakdown,
+} from './operational.ts';
 import type { LeadValidation, RecentTest, TeamActivity, TestPipeline, ValidationRates } from './workflow.ts';
 
 /** Weeks of the longest trend period (1y). */
@@ -64,8 +72,14 @@ const LeadValidationType = builder.objectRef<LeadValidation>('LeadValidation').i
     approved: t.exposeInt('approved'),
     rejected: t.exposeInt('rejected'),
     decided: t.exposeInt('decided', { description: 'Approved plus rejected.' }),
-    approvalRate: t.exposeFloat('approvalRate', { nullable: true, description: 'approved / decided × 100, one decimal; null before any decision.' }),
-    rejectionRate: t.exposeFloat('rejectionRate', { nullable: true, description: 'rejected / decided × 100, one decimal; null before any decision.' }),
+    approvalRate: t.exposeFloat('approvalRate', {
+      nullable: true,
+      description: 'approved / decided × 100, one decimal; null before any decision.',
+    }),
+    rejectionRate: t.exposeFloat('rejectionRate', {
+      nullable: true,
+      description: 'rejected / decided × 100, one decimal; null before any decision.',
+    }),
   }),
 });
 
@@ -91,7 +105,8 @@ export const RecentTestType = builder.objectRef<RecentTest>('RecentTest').implem
 });
 
 const SecondsStatsType = builder.objectRef<SecondsStats>('DurationSeconds').implement({
-  description: 'A duration in seconds over several tests: count, mean, median and 90th percentile (continuous), one decimal; null when count is 0.',
+  description:
+    'A duration in seconds over several tests: count, mean, median and 90th percentile (continuous), one decimal; null when count is 0.',
   fields: (t) => ({
     count: t.exposeInt('count'),
     meanSeconds: t.exposeFloat('meanSeconds', { nullable: true }),
@@ -101,7 +116,8 @@ const SecondsStatsType = builder.objectRef<SecondsStats>('DurationSeconds').impl
 });
 
 const HoursStatsType = builder.objectRef<HoursStats>('DurationHours').implement({
-  description: 'A duration in hours over several tests: count, mean, median and 90th percentile (continuous), two decimals; null when count is 0.',
+  description:
+    'A duration in hours over several tests: count, mean, median and 90th percentile (continuous), two decimals; null when count is 0.',
   fields: (t) => ({
     count: t.exposeInt('count'),
     meanHours: t.exposeFloat('meanHours', { nullable: true }),
@@ -117,26 +133,32 @@ const EfficacyType = builder.objectRef<Efficacy>('DetectionEfficacy').implement(
     detected: t.exposeInt('detected'),
     partiallyDetected: t.exposeInt('partiallyDetected'),
     notDetected: t.exposeInt('notDetected'),
-    rate: t.exposeFloat('rate', { nullable: true, description: '(detected + 0.5 × partially detected) / tests × 100, one decimal; null without tests.' }),
+    rate: t.exposeFloat('rate', {
+      nullable: true,
+      description: '(detected + 0.5 × partially detected) / tests × 100, one decimal; null without tests.',
+    }),
   }),
 });
 
-const OperationalFigures = builder.interfaceRef<{ mttd: SecondsStats; mttr: HoursStats; efficacy: Efficacy }>('OperationalFigures').implement({
-  description: 'MTTD, MTTR and detection efficacy.',
-  fields: (t) => ({
-    mttd: t.field({
-      type: SecondsStatsType,
-      description: 'Mean time to detect: execution_date → blue_submitted_at of detected and partially detected results.',
-      resolve: (row) => row.mttd,
+const OperationalFigures = builder
+  .interfaceRef<{ mttd: SecondsStats; mttr: HoursStats; efficacy: Efficacy }>('OperationalFigures')
+  .implement({
+    description: 'MTTD, MTTR and detection efficacy.',
+    fields: (t) => ({
+      mttd: t.field({
+        type: SecondsStatsType,
+        description: 'Mean time to detect: execution_date → blue_submitted_at of detected and partially detected results.',
+        resolve: (row) => row.mttd,
+      }),
+      mttr: t.field({
+        type: HoursStatsType,
+        description:
+          'Mean time to remediate: gap recorded (blue_submitted_at of a not_detected result, else decided_at of a rejected test) → remediation_completed_at.',
+        resolve: (row) => row.mttr,
+      }),
+      efficacy: t.field({ type: EfficacyType, resolve: (row) => row.efficacy }),
     }),
-    mttr: t.field({
-      type: HoursStatsType,
-      description: 'Mean time to remediate: gap recorded (blue_submitted_at of a not_detected result, else decided_at of a rejected test) → remediation_completed_at.',
-      resolve: (row) => row.mttr,
-    }),
-    efficacy: t.field({ type: EfficacyType, resolve: (row) => row.efficacy }),
-  }),
-});
+  });
 
 export const OperationalKpisType = builder.objectRef<OperationalKpis>('OperationalKpis').implement({
   description: 'MTTD, MTTR and detection efficacy (cached five minutes; refreshed when a test changes state or coverage changes).',
@@ -170,7 +192,10 @@ const RedTeamType = builder.objectRef<TeamBreakdown['red']>('RedTeamFigures').im
   fields: (t) => ({
     executions: t.exposeInt('executions'),
     successfulAttacks: t.exposeInt('successfulAttacks'),
-    attackSuccessRate: t.exposeFloat('attackSuccessRate', { nullable: true, description: 'successful / executions with attack_success recorded × 100.' }),
+    attackSuccessRate: t.exposeFloat('attackSuccessRate', {
+      nullable: true,
+      description: 'successful / executions with attack_success recorded × 100.',
+    }),
     execution: t.field({ type: SecondsStatsType, description: 'execution_date → red_submitted_at.', resolve: (red) => red.execution }),
   }),
 });
@@ -183,7 +208,11 @@ const BlueTeamType = builder.objectRef<TeamBreakdown['blue']>('BlueTeamFigures')
     partiallyDetected: t.exposeInt('partiallyDetected'),
     notDetected: t.exposeInt('notDetected'),
     detectionRate: t.exposeFloat('detectionRate', { nullable: true, description: 'Weighted as efficacy.' }),
-    evaluation: t.field({ type: SecondsStatsType, description: 'red_submitted_at → blue_submitted_at.', resolve: (blue) => blue.evaluation }),
+    evaluation: t.field({
+      type: SecondsStatsType,
+      description: 'red_submitted_at → blue_submitted_at.',
+      resolve: (blue) => blue.evaluation,
+    }),
     mttd: t.field({ type: SecondsStatsType, description: 'As the operational MTTD.', resolve: (blue) => blue.mttd }),
   }),
 });

@@ -55,7 +55,8 @@ export const TEAM_STATES = {
   bluePending: ['blue_evaluating'],
 } as const satisfies Record<keyof TeamActivity, readonly TestState[]>;
 
-const inStates = (states: readonly TestState[]) => Prisma.sql`state IN (${Prisma.join(states.map((state) => Prisma.sql`${state}::"TestState"`))})`;
+const inStates = (states: readonly TestState[]) =>
+  Prisma.sql`state IN (${Prisma.join(states.map((state) => Prisma.sql`${state}::"TestState"`))})`;
 
 export async function testPipeline(services: Services): Promise<TestPipeline> {
   const [row] = await services.prisma.$queryRaw<TestPipeline[]>`

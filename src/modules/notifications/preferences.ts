@@ -10,7 +10,10 @@ export const NOTIFICATION_EVENTS = {
   test_rejected: { roles: ['red_lead', 'blue_lead', 'red_tech', 'admin'], description: 'A test you created was rejected' },
   campaign_completed: { roles: ['red_lead', 'blue_lead', 'admin', 'viewer'], description: 'A campaign completed' },
   new_techniques: { roles: ['red_lead', 'blue_lead', 'admin'], description: 'The catalog sync found new techniques' },
-  intel_findings: { roles: ['red_lead', 'blue_lead', 'admin'], description: 'The intel scan found threat actors newly using techniques not yet validated' },
+  intel_findings: {
+    roles: ['red_lead', 'blue_lead', 'admin'],
+    description: 'The intel scan found threat actors newly using techniques not yet validated',
+  },
 } as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
 
 export type NotificationEvent = keyof typeof NOTIFICATION_EVENTS;

@@ -27,11 +27,14 @@ builder.queryFields((t) => ({
   notifications: t.field({
     complexity: pagedCost(notifications.NOTIFICATION_PAGE),
     type: NotificationPage,
-    description: 'The caller\'s notifications, newest first (limit default 20, max 100).',
+    description: "The caller's notifications, newest first (limit default 20, max 100).",
     authScopes: allow(Roles.any),
     args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: (_root, args, context) =>
-      notifications.listNotifications(context.services, principalOf(context), { offset: args.offset ?? undefined, limit: args.limit ?? undefined }),
+      notifications.listNotifications(context.services, principalOf(context), {
+        offset: args.offset ?? undefined,
+        limit: args.limit ?? undefined,
+      }),
   }),
   unreadNotificationCount: t.int({
     authScopes: allow(Roles.any),
@@ -56,7 +59,7 @@ builder.mutationFields((t) => ({
 builder.subscriptionFields((t) => ({
   notificationAdded: t.prismaField({
     type: 'Notification',
-    description: 'Streams the caller\'s new notifications as they are created, from any API process.',
+    description: "Streams the caller's new notifications as they are created, from any API process.",
     authScopes: allow(Roles.any),
     subscribe: (_root, _args, context) => {
       const userId = principalOf(context).userId;

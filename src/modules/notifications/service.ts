@@ -51,7 +51,10 @@ export function markRead(services: Services, principal: Principal, id: string, q
   return inTransaction(services, principal, async (uow) => {
     const where = { id, userId: principal.userId };
     if (!(await uow.tx.notification.findFirst({ where, select: { id: true } }))) throw new NotFoundError('Notification', id);
-    const { count } = await uow.tx.notification.updateMany({ where: { ...where, isRead: false }, data: { isRead: true, readAt: new Date() } });
+    const { count } = await uow.tx.notification.updateMany({
+      where: { ...where, isRead: false },
+      data: { isRead: true, readAt: new Date() },
+    });
     if (count) {
       await uow.audit({ action: 'read_notification', entityType: 'notification', entityId: id });
       uow.emit('notification.read', { userId: principal.userId, notificationIds: [id] });

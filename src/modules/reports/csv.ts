@@ -34,4 +34,5 @@ export const COVERAGE_CSV_COLUMNS = [
 ] as const;
 
 /** A Content-Disposition file name: the report name and today's date (UTC). */
-export const attachmentName = (name: string, extension: string, now = new Date()) => `${name}-${now.toISOString().slice(0, 10)}.${extension}`;
+export const attachmentName = (name: string, extension: string, now = new Date()) =>
+  `${name}-${now.toISOString().slice(0, 10)}.${extension}`;

@@ -38,7 +38,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false }),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
-      testResultsReport(context.services, filter, { offset: offset ?? undefined, limit: limit ?? undefined }, queryFromInfo({ context, info, path: ['items'] })),
+      testResultsReport(
+        context.services,
+        filter,
+        { offset: offset ?? undefined, limit: limit ?? undefined },
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
   remediationReport: t.field({
     complexity: pagedCost(TEST_PAGE),
@@ -51,7 +56,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false }),
     },
     resolve: (_root, { status, offset, limit }, context, info) =>
-      remediationReport(context.services, { status }, { offset: offset ?? undefined, limit: limit ?? undefined }, queryFromInfo({ context, info, path: ['items'] })),
+      remediationReport(
+        context.services,
+        { status },
+        { offset: offset ?? undefined, limit: limit ?? undefined },
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
   generatedReport: t.field({
     type: 'JSON',

@@ -27,7 +27,8 @@ const COVERAGE_CSV = `query ($tactic: String, $platform: String) {
   coverageReport(filter: { tactic: $tactic, platform: $platform }) { techniques { ${TECHNIQUE_ROW} } }
 }`;
 
-const GENERATED = 'query ($kind: GeneratedReportKind!, $id: String, $year: Int, $quarter: Int) { generatedReport(kind: $kind, id: $id, year: $year, quarter: $quarter) }';
+const GENERATED =
+  'query ($kind: GeneratedReportKind!, $id: String, $year: Int, $quarter: Int) { generatedReport(kind: $kind, id: $id, year: $year, quarter: $quarter) }';
 
 /** A query parameter given at most once, or undefined. */
 function queryText(req: Request, name: string): string | undefined {
@@ -45,7 +46,11 @@ function queryInt(req: Request, name: string): number | undefined {
 }
 
 const download = (res: Response, type: string, fileName: string) =>
-  res.status(200).setHeader('Content-Type', type).setHeader('Content-Disposition', `attachment; filename="${fileName}"`).setHeader('Cache-Control', 'no-store');
+  res
+    .status(200)
+    .setHeader('Content-Type', type)
+    .setHeader('Content-Disposition', `attachment; filename="${fileName}"`)
+    .setHeader('Cache-Control', 'no-store');
 
 type Kind = ReportDocument['kind'];
 
@@ -59,7 +64,9 @@ const RENDERED_PDF_TTL_MS = 5 * 60_000;
  * a reused PDF shows the generation time of its first rendering.
  */
 async function renderedPdf(services: Services, report: ReportDocument): Promise<Buffer> {
-  const content = createHash('sha256').update(JSON.stringify({ ...report, generated_at: null })).digest('hex');
+  const content = createHash('sha256')
+    .update(JSON.stringify({ ...report, generated_at: null }))
+    .digest('hex');
   const base64 = await services.cache.remember('rendered', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
     const chunks: Buffer[] = [];
     const pdf = renderPdf(report);
@@ -102,7 +109,8 @@ export const reportsRoutes: Route[] = [
     method: 'GET',
     path: '/reports/coverage-summary',
     tag: 'Reports',
-    summary: 'Coverage summary: totals by status, coverage percentage, per-tactic rows and one row per technique (filters tactic, platform)',
+    summary:
+      'Coverage summary: totals by status, coverage percentage, per-tactic rows and one row per technique (filters tactic, platform)',
     roles: reportRoles.read,
     document: `query ($tactic: String, $platform: String) {
       coverageReport(filter: { tactic: $tactic, platform: $platform }) {
@@ -126,7 +134,9 @@ export const reportsRoutes: Route[] = [
       const report = (await execute(COVERAGE_CSV, { tactic: queryText(req, 'tactic'), platform: queryText(req, 'platform') })) as {
         techniques: Record<(typeof COVERAGE_CSV_COLUMNS)[number], unknown>[];
       };
-      download(res, 'text/csv; charset=utf-8', attachmentName('coverage-report', 'csv')).send(toCsv(COVERAGE_CSV_COLUMNS, report.techniques));
+      download(res, 'text/csv; charset=utf-8', attachmentName('coverage-report', 'csv')).send(
+        toCsv(COVERAGE_CSV_COLUMNS, report.techniques),
+      );
     },
   },
   {
@@ -144,13 +154,20 @@ export const reportsRoutes: Route[] = [
         by_detection_result: byDetectionResult { detected partially_detected: partiallyDetected not_detected: notDetected none }
       }
     }`,
-    variables: { state: query('state'), dateFrom: query('date_from'), dateTo: query('date_to'), offset: query('offset'), limit: query('limit') },
+    variables: {
+      state: query('state'),
+      dateFrom: query('date_from'),
+      dateTo: query('date_to'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
   },
   {
     method: 'GET',
     path: '/reports/remediation-status',
     tag: 'Reports',
-    summary: 'Tests with tracked remediation and counts by status (filter status: pending, in_progress, completed, not_applicable; offset, limit default 50, max 200)',
+    summary:
+      'Tests with tracked remediation and counts by status (filter status: pending, in_progress, completed, not_applicable; offset, limit default 50, max 200)',
     roles: reportRoles.read,
     document: `query ($status: RemediationStatus, $offset: Int, $limit: Int) {
       remediationReport(status: $status, offset: $offset, limit: $limit) {
@@ -160,9 +177,25 @@ export const reportsRoutes: Route[] = [
     }`,
     variables: { status: query('status'), offset: query('offset'), limit: query('limit') },
   },
-  generateRoute('purple_campaign', '/reports/generate/purple-campaign/:id', 'Purple campaign report: campaign, test figures, results per technique, every test'),
-  generateRoute('coverage_summary', '/reports/generate/coverage-summary', 'Coverage status report: figures, charts, per-tactic and per-technique tables'),
-  generateRoute('executive_summary', '/reports/generate/executive-summary', 'Executive briefing: coverage, the last 90 days of testing, detection rate, top gaps'),
-  generateRoute('quarterly_summary', '/reports/generate/quarterly-summary', 'Quarterly review (query year, quarter; default the current quarter, UTC)'),
+  generateRoute(
+    'purple_campaign',
+    '/reports/generate/purple-campaign/:id',
+    'Purple campaign report: campaign, test figures, results per technique, every test',
+  ),
+  generateRoute(
+    'coverage_summary',
+    '/reports/generate/coverage-summary',
+    'Coverage status report: figures, charts, per-tactic and per-technique tables',
+  ),
+  generateRoute(
+    'executive_summary',
+    '/reports/generate/executive-summary',
+    'Executive briefing: coverage, the last 90 days of testing, detection rate, top gaps',
+  ),
+  generateRoute(
+    'quarterly_summary',
+    '/reports/generate/quarterly-summary',
+    'Quarterly review (query year, quarter; default the current quarter, UTC)',
+  ),
   generateRoute('technique', '/reports/generate/technique/:id', 'Per-technique report (id: technique id or ttp id)'),
 ];

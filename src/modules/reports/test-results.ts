@@ -23,7 +23,12 @@ export type RemediationCounts = Record<RemediationStatus, number>;
 
 /** `count(*) FILTER (WHERE <condition> AND column = value) AS value` for every value (one scan counts them all). */
 const countsBy = (column: string, values: readonly string[], condition: Prisma.Sql = Prisma.sql`true`) =>
-  Prisma.join(values.map((value) => Prisma.sql`count(*) FILTER (WHERE ${condition} AND ${Prisma.raw(column)} = ${Prisma.raw(`'${value}'`)})::int AS ${Prisma.raw(`"${value}"`)}`));
+  Prisma.join(
+    values.map(
+      (value) =>
+        Prisma.sql`count(*) FILTER (WHERE ${condition} AND ${Prisma.raw(column)} = ${Prisma.raw(`'${value}'`)})::int AS ${Prisma.raw(`"${value}"`)}`,
+    ),
+  );
 
 /**
  * Tests with their results, most recently executed first (never-executed tests last). The date range applies
@@ -57,7 +62,8 @@ export async function testResultsReport(services: Services, filter: unknown, pag
         count(*) FILTER (WHERE ${matching} AND s.detection_result IS NULL)::int AS "none"
       FROM tests s WHERE ${inRange}`,
   ]);
-  const pick = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, counts[key as keyof typeof counts]])) as Record<K, number>;
+  const pick = <K extends string>(keys: readonly K[]) =>
+    Object.fromEntries(keys.map((key) => [key, counts[key as keyof typeof counts]])) as Record<K, number>;
   return {
     items,
     total: counts.total,
@@ -77,7 +83,13 @@ export async function remediationReport(services: Services, filter: unknown, pag
   const { offset, limit } = parseInput(pageSchema, paging);
   const db = services.prisma;
   const [items, [byStatus]] = await Promise.all([
-    db.test.findMany({ ...query, where: { remediationStatus: status ?? { not: null } }, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    db.test.findMany({
+      ...query,
+      where: { remediationStatus: status ?? { not: null } },
+      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit,
+    }),
     db.$queryRaw<RemediationCounts[]>`
       SELECT ${countsBy('s.remediation_status', Object.values(RemediationStatus))} FROM tests s WHERE s.remediation_status IS NOT NULL`,
   ]);

@@ -10,7 +10,10 @@ import type { DetectionCounts, RemediationCounts, StateCounts } from './test-res
 
 export const CoverageReportFilterInput = builder.inputType('CoverageReportFilter', {
   fields: (t) => ({
-    tactic: t.string({ required: false, description: 'Any tactic of the technique, by display name, short name or TA id, case-insensitive.' }),
+    tactic: t.string({
+      required: false,
+      description: 'Any tactic of the technique, by display name, short name or TA id, case-insensitive.',
+    }),
     platform: t.string({ required: false, description: 'One of the platforms, case-insensitive.' }),
   }),
 });
@@ -20,7 +23,9 @@ export const CoverageReportTotals = builder.objectRef<StatusCounts>('CoverageRep
   fields: (t) => ({
     total: t.exposeInt('total'),
     ...statusCountFields(t),
-    coveragePercentage: t.exposeFloat('coveragePercentage', { description: '(validated + 0.5 × partial) / total × 100, one decimal; 0 without techniques.' }),
+    coveragePercentage: t.exposeFloat('coveragePercentage', {
+      description: '(validated + 0.5 × partial) / total × 100, one decimal; 0 without techniques.',
+    }),
   }),
 });
 
@@ -49,7 +54,11 @@ const CoverageReportTechnique = builder.objectRef<TechniqueCoverage>('CoverageRe
     testsValidated: t.exposeInt('testsValidated'),
     testsRejected: t.exposeInt('testsRejected'),
     testsOpen: t.exposeInt('testsOpen', { description: 'Tests from draft to in_review.' }),
-    lastResult: t.expose('lastResult', { type: DetectionResultEnum, nullable: true, description: 'Detection result of the latest validated test, which decides the status.' }),
+    lastResult: t.expose('lastResult', {
+      type: DetectionResultEnum,
+      nullable: true,
+      description: 'Detection result of the latest validated test, which decides the status.',
+    }),
     lastValidatedAt: t.expose('lastValidatedAt', { type: 'DateTime', nullable: true }),
   }),
 });
@@ -61,8 +70,16 @@ export const CoverageReportType = builder.objectRef<CoverageReport>('CoverageRep
     tactic: t.exposeString('tactic', { nullable: true, description: 'The tactic filter, as given.' }),
     platform: t.exposeString('platform', { nullable: true, description: 'The platform filter, as given.' }),
     totals: t.field({ type: CoverageReportTotals, resolve: (report) => report.totals }),
-    byTactic: t.field({ type: [CoverageReportTactic], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (report) => report.byTactic }),
-    techniques: t.field({ type: [CoverageReportTechnique], complexity: cappedListCost(CATALOG_SHAPE.techniques), resolve: (report) => report.techniques }),
+    byTactic: t.field({
+      type: [CoverageReportTactic],
+      complexity: cappedListCost(CATALOG_SHAPE.tactics),
+      resolve: (report) => report.byTactic,
+    }),
+    techniques: t.field({
+      type: [CoverageReportTechnique],
+      complexity: cappedListCost(CATALOG_SHAPE.techniques),
+      resolve: (report) => report.techniques,
+    }),
   }),
 });
 
@@ -113,17 +130,27 @@ interface TestsPage {
   limit: number;
 }
 
-export const TestResultsReportType = builder.objectRef<TestsPage & { byState: StateCounts; byDetectionResult: DetectionCounts }>('TestResultsReport').implement({
-  description: 'One page of tests with their results, and counts over the whole selection.',
-  fields: (t) => ({
-    items: t.field({ type: [TestType], complexity: pageItemsCost, resolve: (report) => report.items }),
-    total: t.exposeInt('total', { description: 'Tests matching every filter.' }),
-    offset: t.exposeInt('offset'),
-    limit: t.exposeInt('limit'),
-    byState: t.field({ type: TestStateCountsType, description: 'Tests in the date range per state (the state filter not applied).', resolve: (report) => report.byState }),
-    byDetectionResult: t.field({ type: DetectionCountsType, description: 'Matching tests per detection result.', resolve: (report) => report.byDetectionResult }),
-  }),
-});
+export const TestResultsReportType = builder
+  .objectRef<TestsPage & { byState: StateCounts; byDetectionResult: DetectionCounts }>('TestResultsReport')
+  .implement({
+    description: 'One page of tests with their results, and counts over the whole selection.',
+    fields: (t) => ({
+      items: t.field({ type: [TestType], complexity: pageItemsCost, resolve: (report) => report.items }),
+      total: t.exposeInt('total', { description: 'Tests matching every filter.' }),
+      offset: t.exposeInt('offset'),
+      limit: t.exposeInt('limit'),
+      byState: t.field({
+        type: TestStateCountsType,
+        description: 'Tests in the date range per state (the state filter not applied).',
+        resolve: (report) => report.byState,
+      }),
+      byDetectionResult: t.field({
+        type: DetectionCountsType,
+        description: 'Matching tests per detection result.',
+        resolve: (report) => report.byDetectionResult,
+      }),
+    }),
+  });
 
 export const RemediationReportType = builder.objectRef<TestsPage & { byStatus: RemediationCounts }>('RemediationReport').implement({
   description: 'One page of tests with tracked remediation, and counts per status.',
@@ -132,7 +159,11 @@ export const RemediationReportType = builder.objectRef<TestsPage & { byStatus: R
     total: t.exposeInt('total', { description: 'Tests matching the status filter.' }),
     offset: t.exposeInt('offset'),
     limit: t.exposeInt('limit'),
-    byStatus: t.field({ type: RemediationCountsType, description: 'Every tracked test per status (the status filter not applied).', resolve: (report) => report.byStatus }),
+    byStatus: t.field({
+      type: RemediationCountsType,
+      description: 'Every tracked test per status (the status filter not applied).',
+      resolve: (report) => report.byStatus,
+    }),
   }),
 });
 
@@ -140,4 +171,3 @@ export const GeneratedReportKindEnum = builder.enumType('GeneratedReportKind', {
   description: 'The generated documents (PDF over REST; their content as JSON here).',
   values: REPORT_KINDS,
 });
-

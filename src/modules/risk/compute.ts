@@ -1,7 +1,15 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
-import { DEFAULT_TACTIC_WEIGHT, IMPACT_FLOOR, LEVEL_THRESHOLDS, LIKELIHOOD, RISK_MODEL_VERSION, TACTIC_WEIGHTS, type RiskLevel } from './model.ts';
+import {
+  DEFAULT_TACTIC_WEIGHT,
+  IMPACT_FLOOR,
+  LEVEL_THRESHOLDS,
+  LIKELIHOOD,
+  RISK_MODEL_VERSION,
+  TACTIC_WEIGHTS,
+  type RiskLevel,
+} from './model.ts';
 
 export interface RiskComputation {
   /** Profiles written: one per active technique. */

@@ -29,7 +29,11 @@ const filterSchema = z.object({
 export type RiskProfileFilter = z.input<typeof filterSchema>;
 
 /** Highest risk first; equal scores by more actors, then by ttp id. */
-const RISK_ORDER: Prisma.RiskProfileOrderByWithRelationInput[] = [{ score: 'desc' }, { actorCount: 'desc' }, { technique: { ttpId: 'asc' } }];
+const RISK_ORDER: Prisma.RiskProfileOrderByWithRelationInput[] = [
+  { score: 'desc' },
+  { actorCount: 'desc' },
+  { technique: { ttpId: 'asc' } },
+];
 
 /** Profiles whose stored status (the one the figures reflect) is one of `statuses`. */
 const storedStatusIn = (statuses: readonly CoverageStatus[]): Prisma.RiskProfileWhereInput => ({
@@ -73,7 +77,12 @@ export async function listProfiles(services: Services, filter: unknown, paging: 
 /** The techniques to test next: the highest risks among those not validated. */
 export function recommendations(services: Services, args: { limit?: number | null }, query: Query = {}) {
   const { limit } = parseInput(limitSchema(RECOMMENDATION_LIMIT), { limit: args.limit ?? undefined });
-  return services.prisma.riskProfile.findMany({ ...query, where: storedStatusIn(RECOMMENDABLE_STATUSES), orderBy: RISK_ORDER, take: limit });
+  return services.prisma.riskProfile.findMany({
+    ...query,
+    where: storedStatusIn(RECOMMENDABLE_STATUSES),
+    orderBy: RISK_ORDER,
+    take: limit,
+  });
 }
 
 /** The highest risks among techniques without any established detection. */
@@ -107,18 +116,28 @@ export interface RiskMatrix {
 
 /** Impact levels (critical first) × coverage statuses: how many profiles fall in each cell and the riskiest of them. */
 export async function matrix(services: Services): Promise<RiskMatrix> {
-  const groups = await services.prisma.$queryRaw<{ impactLevel: RiskLevel; status: CoverageStatus; count: number; ttpIds: string[]; computedAt: Date }[]>`
+  const groups = await services.prisma.$queryRaw<
+    { impactLevel: RiskLevel; status: CoverageStatus; count: number; ttpIds: string[]; computedAt: Date }[]
+  >`
     SELECT ${levelSql(Prisma.sql`rp.impact * 100`)} AS "impactLevel", rp.details->>'status' AS status, count(*)::int AS count,
            (array_agg(t.ttp_id ORDER BY rp.score DESC, rp.actor_count DESC, t.ttp_id))[1:${MATRIX_CELL_IDS}::int] AS "ttpIds",
            max(rp.computed_at) AS "computedAt"
       FROM risk_profiles rp JOIN techniques t ON t.id = rp.technique_id
      GROUP BY 1, 2`;
-  const cell = (impactLevel: RiskLevel, status: CoverageStatus) => groups.find((group) => group.impactLevel === impactLevel && group.status === status);
+  const cell = (impactLevel: RiskLevel, status: CoverageStatus) =>
+    groups.find((group) => group.impactLevel === impactLevel && group.status === status);
   const rows = LEVEL_THRESHOLDS.map(({ level }) => {
-    const cells = Object.values(CoverageStatus).map((status) => ({ status, count: cell(level, status)?.count ?? 0, ttpIds: cell(level, status)?.ttpIds ?? [] }));
+    const cells = Object.values(CoverageStatus).map((status) => ({
+      status,
+      count: cell(level, status)?.count ?? 0,
+      ttpIds: cell(level, status)?.ttpIds ?? [],
+    }));
     return { impactLevel: level, total: cells.reduce((sum, { count }) => sum + count, 0), cells };
   });
-  const computedAt = groups.reduce<Date | null>((latest, group) => (!latest || group.computedAt > latest ? group.computedAt : latest), null);
+  const computedAt = groups.reduce<Date | null>(
+    (latest, group) => (!latest || group.computedAt > latest ? group.computedAt : latest),
+    null,
+  );
   return { computedAt, total: rows.reduce((sum, row) => sum + row.total, 0), rows };
 }
 
@@ -183,7 +202,10 @@ export async function summary(services: Services): Promise<RiskSummary> {
   return {
     ...rest,
     levels: Object.fromEntries(LEVEL_THRESHOLDS.map(({ level: name }) => [name, levels[name] ?? 0])) as Record<RiskLevel, number>,
-    statuses: Object.fromEntries(Object.values(CoverageStatus).map((status) => [status, statuses[status] ?? 0])) as Record<CoverageStatus, number>,
+    statuses: Object.fromEntries(Object.values(CoverageStatus).map((status) => [status, statuses[status] ?? 0])) as Record<
+      CoverageStatus,
+      number
+    >,
     tactics,
     highestRiskTactic: tactics[0] ?? null,
   };

@@ -22,7 +22,11 @@ export const RiskProfileType = builder.prismaObject('RiskProfile', {
   fields: (t) => ({
     techniqueId: t.exposeID('techniqueId'),
     ttpId: t.string({ select: { technique: { select: { ttpId: true } } }, resolve: (profile) => profile.technique.ttpId }),
-    name: t.string({ description: 'Name of the technique.', select: { technique: { select: { name: true } } }, resolve: (profile) => profile.technique.name }),
+    name: t.string({
+      description: 'Name of the technique.',
+      select: { technique: { select: { name: true } } },
+      resolve: (profile) => profile.technique.name,
+    }),
     tactic: t.string({
       nullable: true,
       description: 'Primary tactic name of the technique.',
@@ -40,19 +44,30 @@ export const RiskProfileType = builder.prismaObject('RiskProfile', {
       resolve: (profile) => termsOf(profile).status,
     }),
     impact: t.exposeFloat('impact', { description: '0–1: tactic weight × (floor + (1 − floor) × actor prevalence).' }),
-    impactLevel: t.field({ type: RiskLevelEnum, description: 'Level of impact × 100.', resolve: (profile) => levelOf(profile.impact * 100) }),
+    impactLevel: t.field({
+      type: RiskLevelEnum,
+      description: 'Level of impact × 100.',
+      resolve: (profile) => levelOf(profile.impact * 100),
+    }),
     likelihood: t.exposeFloat('likelihood', { description: '0–1, from the coverage status.' }),
     score: t.exposeFloat('score', { description: '0–100: impact × likelihood × 100.' }),
     level: t.field({ type: RiskLevelEnum, resolve: (profile) => levelOf(profile.score) }),
     actorCount: t.exposeInt('actorCount', { description: 'Active threat actors using the technique or one of its sub-techniques.' }),
     tacticWeight: t.exposeFloat('tacticWeight', { description: 'Highest weight among the tactics of the technique.' }),
-    reason: t.string({ description: 'The terms in words, e.g. "used by 3 actors, execution tactic (weight 1), not evaluated".', resolve: (profile) => reasonOf(termsOf(profile)) }),
+    reason: t.string({
+      description: 'The terms in words, e.g. "used by 3 actors, execution tactic (weight 1), not evaluated".',
+      resolve: (profile) => reasonOf(termsOf(profile)),
+    }),
     stale: t.boolean({
       description: 'True when the technique changed status or was retired since the computation: POST /risk/compute refreshes it.',
       select: { technique: { select: { statusGlobal: true, revoked: true, deprecated: true } } },
-      resolve: (profile) => profile.technique.statusGlobal !== termsOf(profile).status || profile.technique.revoked || profile.technique.deprecated,
+      resolve: (profile) =>
+        profile.technique.statusGlobal !== termsOf(profile).status || profile.technique.revoked || profile.technique.deprecated,
     }),
-    details: t.expose('details', { type: 'JSON', description: 'Every term of the computation (model_version, prevalence, max_actor_count, weighted_tactic …).' }),
+    details: t.expose('details', {
+      type: 'JSON',
+      description: 'Every term of the computation (model_version, prevalence, max_actor_count, weighted_tactic …).',
+    }),
     computedAt: t.expose('computedAt', { type: 'DateTime' }),
     technique: t.relation('technique'),
   }),
@@ -66,7 +81,10 @@ builder.prismaObjectField('Technique', 'riskProfile', (t) =>
 
 export const RiskProfileFilterInput = builder.inputType('RiskProfileFilter', {
   fields: (t) => ({
-    tactic: t.string({ required: false, description: 'Any tactic of the technique, by display name, short name or id (TA0002), case-insensitive.' }),
+    tactic: t.string({
+      required: false,
+      description: 'Any tactic of the technique, by display name, short name or id (TA0002), case-insensitive.',
+    }),
     minScore: t.float({ required: false, description: 'Only scores at or above this (0–100).' }),
     status: t.field({ type: CoverageStatusEnum, required: false, description: 'Coverage status at computation.' }),
     level: t.field({ type: RiskLevelEnum, required: false }),
@@ -116,7 +134,12 @@ const RiskMatrixRowType = builder.objectRef<MatrixRow>('RiskMatrixRow').implemen
   fields: (t) => ({
     impactLevel: t.field({ type: RiskLevelEnum, resolve: (row) => row.impactLevel }),
     total: t.exposeInt('total'),
-    cells: t.field({ type: [RiskMatrixCellType], complexity: cappedListCost(RISK_MATRIX_SIDE), description: 'One cell per coverage status.', resolve: (row) => row.cells }),
+    cells: t.field({
+      type: [RiskMatrixCellType],
+      complexity: cappedListCost(RISK_MATRIX_SIDE),
+      description: 'One cell per coverage status.',
+      resolve: (row) => row.cells,
+    }),
   }),
 });
 
@@ -151,10 +174,22 @@ export const RiskSummaryType = builder.objectRef<RiskSummary>('RiskSummary').imp
     maxScore: t.exposeFloat('maxScore', { nullable: true }),
     levels: t.field({ type: RiskLevelCountsType, resolve: (summary) => summary.levels }),
     statuses: t.field({ type: CoverageStatusCountsType, resolve: (summary) => summary.statuses }),
-    uncovered: t.exposeInt('uncovered', { description: 'Profiles without established detection (not covered, not evaluated, in progress).' }),
+    uncovered: t.exposeInt('uncovered', {
+      description: 'Profiles without established detection (not covered, not evaluated, in progress).',
+    }),
     staleProfiles: t.exposeInt('staleProfiles', { description: 'Profiles whose technique changed status or was retired since.' }),
     techniquesWithoutProfile: t.exposeInt('techniquesWithoutProfile', { description: 'Active techniques added since the computation.' }),
-    highestRiskTactic: t.field({ type: RiskTacticType, nullable: true, description: 'The tactic with the highest average score.', resolve: (summary) => summary.highestRiskTactic }),
-    tactics: t.field({ type: [RiskTacticType], complexity: cappedListCost(CATALOG_SHAPE.tactics), description: 'Every tactic, highest average score first.', resolve: (summary) => summary.tactics }),
+    highestRiskTactic: t.field({
+      type: RiskTacticType,
+      nullable: true,
+      description: 'The tactic with the highest average score.',
+      resolve: (summary) => summary.highestRiskTactic,
+    }),
+    tactics: t.field({
+      type: [RiskTacticType],
+      complexity: cappedListCost(CATALOG_SHAPE.tactics),
+      description: 'Every tactic, highest average score first.',
+      resolve: (summary) => summary.tactics,
+    }),
   }),
 });

@@ -3,7 +3,16 @@ import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import { ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
-import { DEFAULT_WEIGHTS, SCORE_CONFIG_ID, SCORE_TERMS, TERM_DESCRIPTIONS, WEIGHT_SUM_TOLERANCE, weightsOf, weightSum, type Weights } from './formula.ts';
+import {
+  DEFAULT_WEIGHTS,
+  SCORE_CONFIG_ID,
+  SCORE_TERMS,
+  TERM_DESCRIPTIONS,
+  WEIGHT_SUM_TOLERANCE,
+  weightsOf,
+  weightSum,
+  type Weights,
+} from './formula.ts';
 
 const weight = z.number().min(0, 'must be 0 or more').max(1, 'must be at most 1');
 
@@ -55,7 +64,9 @@ export async function updateScoreConfig(services: Services, actor: Actor, input:
   };
   const updated = await inTransaction(services, actor, async (uow) => {
     await uow.tx.scoreConfig.createMany({ data: [{ id: SCORE_CONFIG_ID, weights: { ...DEFAULT_WEIGHTS } }], skipDuplicates: true });
-    const [locked] = await uow.tx.$queryRaw<{ weights: unknown }[]>`SELECT weights FROM score_config WHERE id = ${SCORE_CONFIG_ID} FOR UPDATE`;
+    const [locked] = await uow.tx.$queryRaw<
+      { weights: unknown }[]
+    >`SELECT weights FROM score_config WHERE id = ${SCORE_CONFIG_ID} FOR UPDATE`;
     const before = weightsOf(locked.weights);
     const after = { ...before };
     for (const term of SCORE_TERMS) if (changes[term] !== undefined) after[term] = changes[term];
@@ -64,7 +75,12 @@ export async function updateScoreConfig(services: Services, actor: Actor, input:
       throw new ValidationError('weights', `must add up to 1 (± ${WEIGHT_SUM_TOLERANCE}); these add up to ${sum}`);
     }
     const row = await uow.tx.scoreConfig.update({ where: { id: SCORE_CONFIG_ID }, data: { weights: after, updatedById: actor.userId } });
-    await uow.audit({ action: 'update_score_config', entityType: 'score_config', entityId: String(SCORE_CONFIG_ID), details: { before, after } });
+    await uow.audit({
+      action: 'update_score_config',
+      entityType: 'score_config',
+      entityId: String(SCORE_CONFIG_ID),
+      details: { before, after },
+    });
     return row;
   });
   await services.cache.invalidate('analytics');

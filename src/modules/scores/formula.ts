@@ -18,7 +18,13 @@ export const TERM_DESCRIPTIONS: Record<ScoreTermName, string> = {
   detection_rate: 'Share of validated tests that detected (1) or partially detected (0.5) the technique; 0 without one',
 };
 
-export const COVERAGE_VALUES: Record<CoverageStatus, number> = { validated: 1, partial: 0.5, in_progress: 0.25, not_covered: 0, not_evaluated: 0 };
+export const COVERAGE_VALUES: Record<CoverageStatus, number> = {
+  validated: 1,
+  partial: 0.5,
+  in_progress: 0.25,
+  not_covered: 0,
+  not_evaluated: 0,
+};
 
 /** Validation freshness is 1 up to FRESH_DAYS and 0 from STALE_DAYS on. */
 export const FRESH_DAYS = 90;
@@ -157,7 +163,17 @@ export interface ScoredRow {
 }
 
 /** The columns a matrix (heatmap, layer) needs; fewer columns make a whole-catalog read much cheaper. */
-export const MATRIX_COLUMNS = ['id', 'ttp_id', 'name', 'status_global', 'tactic', 'tactics', 'is_subtechnique', 'parent_ttp_id', 'score'] as const;
+export const MATRIX_COLUMNS = [
+  'id',
+  'ttp_id',
+  'name',
+  'status_global',
+  'tactic',
+  'tactics',
+  'is_subtechnique',
+  'parent_ttp_id',
+  'score',
+] as const;
 export const POINT_COLUMNS = SCORE_TERMS.map((term) => `${term}_points` as const);
 export const TERM_COLUMNS = [...SCORE_TERMS, ...POINT_COLUMNS] as const;
 export type MatrixRow = Pick<ScoredRow, (typeof MATRIX_COLUMNS)[number]>;
@@ -175,4 +191,5 @@ export function termsOf(row: Pick<ScoredRow, (typeof TERM_COLUMNS)[number]>, wei
 }
 
 /** Postgres' average of scores, rounded like a score. */
-export const averageScore = (column: Prisma.Sql) => Prisma.sql`round(avg(${column})::numeric, ${Prisma.raw(String(POINT_DECIMALS))})::float8`;
+export const averageScore = (column: Prisma.Sql) =>
+  Prisma.sql`round(avg(${column})::numeric, ${Prisma.raw(String(POINT_DECIMALS))})::float8`;

@@ -77,7 +77,14 @@ export function buildMatrix(rows: readonly MatrixRow[], tactics: readonly Catalo
       }
       // A custom tactic is named by the display name of a technique whose first tactic it is.
       if (column.id === null && key !== null && row.tactics[0] === key && row.tactic) column.name = row.tactic;
-      const node: HeatmapTechnique = { techniqueId: row.id, ttpId: row.ttp_id, name: row.name, status: row.status_global, score: row.score, subTechniques: [] };
+      const node: HeatmapTechnique = {
+        techniqueId: row.id,
+        ttpId: row.ttp_id,
+        name: row.name,
+        status: row.status_global,
+        score: row.score,
+        subTechniques: [],
+      };
       const parent = row.is_subtechnique && row.parent_ttp_id ? parents.get(`${key}\u0000${row.parent_ttp_id}`) : undefined;
       if (parent) parent.subTechniques.push(node);
       else column.techniques.push(node);

@@ -73,7 +73,10 @@ export interface Annotation {
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-function techniqueEntries(annotations: readonly Annotation[], catalog: ReadonlySet<string>): { entries: LayerTechnique[]; omitted: number } {
+function techniqueEntries(
+  annotations: readonly Annotation[],
+  catalog: ReadonlySet<string>,
+): { entries: LayerTechnique[]; omitted: number } {
   const entries: LayerTechnique[] = [];
   let omitted = 0;
   for (const annotation of annotations) {
@@ -153,4 +156,5 @@ export async function layerOf(services: Services, parts: LayerParts) {
   };
 }
 
-export const statusLegend = () => [...STATUS_ORDER].reverse().map((status) => ({ label: STATUS_LABELS[status], color: STATUS_COLORS[status] }));
+export const statusLegend = () =>
+  [...STATUS_ORDER].reverse().map((status) => ({ label: STATUS_LABELS[status], color: STATUS_COLORS[status] }));

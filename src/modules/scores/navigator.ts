@@ -57,9 +57,10 @@ async function liveLayer(services: Services, platform: string | null | undefined
   });
 }
 
-
 async function findSnapshot(services: Services, id: string) {
-  const snapshot = isUuid(id) ? await services.prisma.snapshot.findUnique({ where: { id }, select: { id: true, name: true, createdAt: true } }) : null;
+  const snapshot = isUuid(id)
+    ? await services.prisma.snapshot.findUnique({ where: { id }, select: { id: true, name: true, createdAt: true } })
+    : null;
   if (!snapshot) throw new NotFoundError('Snapshot', id);
   return snapshot;
 }
@@ -92,10 +93,7 @@ async function snapshotLayer(services: Services, id: string, platform: string | 
     score: row.score,
     color: STATUS_COLORS[row.status],
     comment: `${STATUS_LABELS[row.status]}${row.score === null ? '' : `; score ${row.score}`} at snapshot ${snapshotLabel(snapshot)}`,
-    metadata: [
-      { name: 'status', value: row.status },
-      ...(row.score === null ? [] : [{ name: 'score', value: String(row.score) }]),
-    ],
+    metadata: [{ name: 'status', value: row.status }, ...(row.score === null ? [] : [{ name: 'score', value: String(row.score) }])],
   }));
   expandParents(annotations, (annotation) => annotation.color !== STATUS_COLORS.not_evaluated);
   return layerOf(services, {
@@ -144,7 +142,10 @@ async function differenceLayer(services: Services, beforeId: string, afterId: st
   const annotations: Annotation[] = rows.map((row) => {
     const change = changeOf(row);
     const delta = row.score_before !== null && row.score_after !== null ? round2(row.score_after - row.score_before) : null;
-    const scores = row.score_before !== null || row.score_after !== null ? ` (score ${row.score_before ?? 'absent'} → ${row.score_after ?? 'absent'})` : '';
+    const scores =
+      row.score_before !== null || row.score_after !== null
+        ? ` (score ${row.score_before ?? 'absent'} → ${row.score_after ?? 'absent'})`
+        : '';
     return {
       ttpId: row.ttp_id,
       tactics: row.tactics,
@@ -186,8 +187,10 @@ const layerSchema = heatmapFilterSchema
     after: z.string().trim().min(1).nullish(),
   })
   .superRefine((input, context) => {
-    if (!!input.before !== !!input.after) context.addIssue({ code: 'custom', path: [input.before ? 'after' : 'before'], message: 'give both snapshots to compare' });
-    if (input.snapshotId && input.before) context.addIssue({ code: 'custom', path: ['snapshotId'], message: 'give either one snapshot or two to compare, not both' });
+    if (!!input.before !== !!input.after)
+      context.addIssue({ code: 'custom', path: [input.before ? 'after' : 'before'], message: 'give both snapshots to compare' });
+    if (input.snapshotId && input.before)
+      context.addIssue({ code: 'custom', path: ['snapshotId'], message: 'give either one snapshot or two to compare, not both' });
   });
 
 /**
@@ -199,12 +202,15 @@ export async function navigatorLayer(services: Services, input: unknown) {
   if (snapshotId) return snapshotLayer(services, snapshotId, platform);
   if (before && after) return differenceLayer(services, before, after, platform);
   // The live layer is the heatmap's data (≈ 650 KB for the full matrix): cached with it, cleared with it.
-  return services.cache.remember('analytics', `scores:layer:${platform?.toLowerCase() ?? ''}`, ORGANIZATION_CACHE_MS, () => liveLayer(services, platform));
+  return services.cache.remember('analytics', `scores:layer:${platform?.toLowerCase() ?? ''}`, ORGANIZATION_CACHE_MS, () =>
+    liveLayer(services, platform),
+  );
 }
 
 /** `compare=a,b` of GET /heatmap: the two snapshot ids, before then after. */
 export function comparePair(text: string): { before: string; after: string } {
   const ids = text.split(',').map((id) => id.trim());
-  if (ids.length !== 2 || ids.some((id) => !id)) throw new ValidationError('compare', 'must be two snapshot ids separated by a comma (before,after)');
+  if (ids.length !== 2 || ids.some((id) => !id))
+    throw new ValidationError('compare', 'must be two snapshot ids separated by a comma (before,after)');
   return { before: ids[0], after: ids[1] };
 }

@@ -33,7 +33,8 @@ const heatmapQuery = z
     for (const key of ['snapshot', 'compare'] as const) {
       if (input[key] && input.format !== 'navigator') context.addIssue({ code: 'custom', path: [key], message: 'needs format=navigator' });
     }
-    if (input.snapshot && input.compare) context.addIssue({ code: 'custom', path: ['compare'], message: 'give either snapshot or compare, not both' });
+    if (input.snapshot && input.compare)
+      context.addIssue({ code: 'custom', path: ['compare'], message: 'give either snapshot or compare, not both' });
   });
 
 export const scoresRoutes: Route[] = [
@@ -65,7 +66,8 @@ export const scoresRoutes: Route[] = [
     method: 'GET',
     path: '/scores/threat-actor/:id',
     tag: 'Scores',
-    summary: 'Coverage against a threat actor (uuid or G id): average score of the techniques it uses, counts by status, techniques lowest score first',
+    summary:
+      'Coverage against a threat actor (uuid or G id): average score of the techniques it uses, counts by status, techniques lowest score first',
     roles: scoreRoles.read,
     document: `query ($id: String!) { threatActorScore(id: $id) {
       threat_actor: threatActor { id external_id: externalId name } score technique_count: techniqueCount ${COVERAGE}
@@ -108,7 +110,8 @@ export const scoresRoutes: Route[] = [
     method: 'PATCH',
     path: '/scores/config',
     tag: 'Scores',
-    summary: 'Update scoring weights: body weights with any of coverage, detection, validation_freshness, detection_rate (each 0–1; all must add up to 1 ± 0.001)',
+    summary:
+      'Update scoring weights: body weights with any of coverage, detection, validation_freshness, detection_rate (each 0–1; all must add up to 1 ± 0.001)',
     roles: scoreRoles.config,
     document: `mutation ($input: UpdateScoreConfigInput!) { updateScoreConfig(input: $input) { ${CONFIG_FIELDS} } }`,
     variables: { input: body() },

@@ -35,10 +35,14 @@ const COUNTS = Prisma.sql`
 export async function techniqueScore(services: Services, ttpId: string) {
   const key = ttpId.trim();
   const weights = await currentWeights(services.prisma);
-  const [row] = await services.prisma.$queryRaw<ScoredRow[]>`${scoredTechniques(weights, Prisma.sql`AND t.ttp_id = ${key}`)} SELECT * FROM scored`;
+  const [row] = await services.prisma.$queryRaw<
+    ScoredRow[]
+  >`${scoredTechniques(weights, Prisma.sql`AND t.ttp_id = ${key}`)} SELECT * FROM scored`;
   if (!row) {
     const inactive = await services.prisma.technique.findUnique({ where: { ttpId: key }, select: { id: true } });
-    throw inactive ? new NotFoundError('Scored technique', `${key} (revoked or deprecated techniques are not scored)`) : new NotFoundError('Technique', key);
+    throw inactive
+      ? new NotFoundError('Scored technique', `${key} (revoked or deprecated techniques are not scored)`)
+      : new NotFoundError('Technique', key);
   }
   return breakdownOf(row, weights);
 }
@@ -110,7 +114,9 @@ interface ActorTechnique {
 export async function threatActorScore(services: Services, id: string) {
   const actor = await getThreatActor(services, id, { select: { id: true, externalId: true, name: true } });
   const weights = await currentWeights(services.prisma);
-  const [row] = await services.prisma.$queryRaw<(CoverageCounts & { score: number | null; techniqueCount: number; techniques: ActorTechnique[] })[]>`
+  const [row] = await services.prisma.$queryRaw<
+    (CoverageCounts & { score: number | null; techniqueCount: number; techniques: ActorTechnique[] })[]
+  >`
     ${scoredTechniques(weights, Prisma.sql`AND t.id IN (SELECT technique_id FROM threat_actor_techniques WHERE actor_id = ${actor.id}::uuid)`)}
     SELECT ${averageScore(Prisma.sql`score`)} AS score, count(*)::int AS "techniqueCount", ${COUNTS},
            coalesce(json_agg(json_build_object('techniqueId', id, 'ttpId', ttp_id, 'name', name, 'status', status_global, 'score', score)
@@ -157,7 +163,13 @@ export async function organizationScore(services: Services): Promise<Organizatio
              (SELECT json_agg(json_build_object('id', id, 'shortName', short_name, 'name', name, 'order', matrix_order,
                        'techniqueCount', technique_count, 'score', score)
                      ORDER BY matrix_order NULLS LAST, lower(name), short_name) FROM by_tactic) AS "byTactic"`;
-    return { score: row.score, techniqueCount: row.techniqueCount, byTactic: row.byTactic ?? [], weights, computedAt: new Date().toISOString() };
+    return {
+      score: row.score,
+      techniqueCount: row.techniqueCount,
+      byTactic: row.byTactic ?? [],
+      weights,
+      computedAt: new Date().toISOString(),
+    };
   });
 }
 

@@ -6,7 +6,15 @@ import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import type { ScoreConfigView } from './config.ts';
 import type { TermPoints, Weights } from './formula.ts';
 import type { HeatmapTactic, HeatmapTechnique } from './heatmap.ts';
-import type { breakdownOf, CoverageCounts, OrganizationScore, scoreHistory, TacticAverage, tacticScore, threatActorScore } from './service.ts';
+import type {
+  breakdownOf,
+  CoverageCounts,
+  OrganizationScore,
+  scoreHistory,
+  TacticAverage,
+  tacticScore,
+  threatActorScore,
+} from './service.ts';
 
 /** Terms of the score formula (a handful). */
 const SCORE_TERM_MAX = 20;
@@ -44,8 +52,14 @@ const ScoreInputsType = builder.objectRef<Breakdown['inputs']>('ScoreInputs').im
   fields: (t) => ({
     validatedTests: t.exposeInt('validatedTests'),
     detectedTests: t.exposeInt('detectedTests', { description: 'Validated tests with detection result detected.' }),
-    partiallyDetectedTests: t.exposeInt('partiallyDetectedTests', { description: 'Validated tests with detection result partially_detected.' }),
-    lastValidatedAt: t.expose('lastValidatedAt', { type: 'DateTime', nullable: true, description: 'When the latest validated test was decided.' }),
+    partiallyDetectedTests: t.exposeInt('partiallyDetectedTests', {
+      description: 'Validated tests with detection result partially_detected.',
+    }),
+    lastValidatedAt: t.expose('lastValidatedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the latest validated test was decided.',
+    }),
     activeDetectionRules: t.exposeInt('activeDetectionRules', { description: 'Active detection rules naming the technique.' }),
   }),
 });
@@ -65,7 +79,8 @@ export const TechniqueScoreType = builder.objectRef<Breakdown>('TechniqueScore')
 });
 
 const CoverageCountsType = builder.objectRef<CoverageCounts>('ScoreCoverageCounts').implement({
-  description: 'Techniques by coverage status; coverage percentage = (validated + 0.5 × partial) / total × 100, one decimal (null without techniques).',
+  description:
+    'Techniques by coverage status; coverage percentage = (validated + 0.5 × partial) / total × 100, one decimal (null without techniques).',
   fields: (t) => ({
     ...statusCountFields(t),
     coveragePercentage: t.exposeFloat('coveragePercentage', { nullable: true }),
@@ -126,7 +141,12 @@ export const ThreatActorScoreType = builder.objectRef<ThreatActorScore>('ThreatA
     score: t.exposeFloat('score', { nullable: true, description: 'Mean score of the techniques the actor uses; null when it uses none.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
     coverage: t.field({ type: CoverageCountsType, resolve: (score) => score.coverage }),
-    techniques: t.field({ type: [ActorTechniqueScoreType], complexity: cappedListCost(CATALOG_SHAPE.techniques), description: 'Lowest score first (the gaps).', resolve: (score) => score.techniques }),
+    techniques: t.field({
+      type: [ActorTechniqueScoreType],
+      complexity: cappedListCost(CATALOG_SHAPE.techniques),
+      description: 'Lowest score first (the gaps).',
+      resolve: (score) => score.techniques,
+    }),
     weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
   }),
 });
@@ -208,26 +228,44 @@ HeatmapTechniqueType.implement({
     name: t.exposeString('name'),
     status: t.expose('status', { type: CoverageStatusEnum }),
     score: t.exposeFloat('score'),
-    subTechniques: t.field({ type: [HeatmapTechniqueType], complexity: cappedListCost(CATALOG_SHAPE.subTechniquesPerTechnique), description: 'Its sub-techniques in this tactic, by ttp id.', resolve: (technique) => technique.subTechniques }),
+    subTechniques: t.field({
+      type: [HeatmapTechniqueType],
+      complexity: cappedListCost(CATALOG_SHAPE.subTechniquesPerTechnique),
+      description: 'Its sub-techniques in this tactic, by ttp id.',
+      resolve: (technique) => technique.subTechniques,
+    }),
   }),
 });
 
 const HeatmapTacticType = builder.objectRef<HeatmapTactic>('HeatmapTactic').implement({
-  description: 'A column of the matrix. id (TA…) and order are null for tactics only custom techniques name and for the column of techniques without a tactic (shortName null too).',
+  description:
+    'A column of the matrix. id (TA…) and order are null for tactics only custom techniques name and for the column of techniques without a tactic (shortName null too).',
   fields: (t) => ({
     id: t.exposeString('id', { nullable: true }),
     shortName: t.exposeString('shortName', { nullable: true }),
     name: t.exposeString('name'),
     order: t.exposeInt('order', { nullable: true }),
-    techniques: t.field({ type: [HeatmapTechniqueType], complexity: cappedListCost(CATALOG_SHAPE.techniquesPerTactic), resolve: (tactic) => tactic.techniques }),
+    techniques: t.field({
+      type: [HeatmapTechniqueType],
+      complexity: cappedListCost(CATALOG_SHAPE.techniquesPerTactic),
+      resolve: (tactic) => tactic.techniques,
+    }),
   }),
 });
 
-export const HeatmapType = builder.objectRef<{ platform: string | null; techniqueCount: number; tactics: HeatmapTactic[] }>('Heatmap').implement({
-  description: 'Every active technique in matrix order with its coverage status and score.',
-  fields: (t) => ({
-    platform: t.exposeString('platform', { nullable: true }),
-    techniqueCount: t.exposeInt('techniqueCount', { description: 'Distinct techniques shown (a technique under two tactics counts once).' }),
-    tactics: t.field({ type: [HeatmapTacticType], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (heatmap) => heatmap.tactics }),
-  }),
-});
+export const HeatmapType = builder
+  .objectRef<{ platform: string | null; techniqueCount: number; tactics: HeatmapTactic[] }>('Heatmap')
+  .implement({
+    description: 'Every active technique in matrix order with its coverage status and score.',
+    fields: (t) => ({
+      platform: t.exposeString('platform', { nullable: true }),
+      techniqueCount: t.exposeInt('techniqueCount', {
+        description: 'Distinct techniques shown (a technique under two tactics counts once).',
+      }),
+      tactics: t.field({
+        type: [HeatmapTacticType],
+        complexity: cappedListCost(CATALOG_SHAPE.tactics),
+        resolve: (heatmap) => heatmap.tactics,
+      }),
+    }),
+  });

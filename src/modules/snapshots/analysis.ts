@@ -15,7 +15,9 @@ const pairSchema = z.object({ a: snapshotId, b: snapshotId });
 
 /** Posture-history periods and the number of UTC days (today included) each covers. */
 export const POSTURE_PERIODS = { '30d': 30, '90d': 90, '1y': 365 } as const;
-const periodSchema = z.object({ period: z.enum(Object.keys(POSTURE_PERIODS) as [keyof typeof POSTURE_PERIODS], 'must be one of 30d, 90d, 1y').prefault('90d') });
+const periodSchema = z.object({
+  period: z.enum(Object.keys(POSTURE_PERIODS) as [keyof typeof POSTURE_PERIODS], 'must be one of 30d, 90d, 1y').prefault('90d'),
+});
 
 const POINT_SELECT = { id: true, name: true, kind: true, createdAt: true, coveragePercentage: true, score: true, summary: true } as const;
 

@@ -58,12 +58,14 @@ builder.queryFields((t) => ({
       a: t.arg({ type: 'UUID', required: false, description: 'The earlier ("before") snapshot; required.' }),
       b: t.arg({ type: 'UUID', required: false, description: 'The later ("after") snapshot; required.' }),
     },
-    resolve: (_root, { a, b }, context) => compareSnapshots(context.services, { a: a == null ? a : String(a), b: b == null ? b : String(b) }),
+    resolve: (_root, { a, b }, context) =>
+      compareSnapshots(context.services, { a: a == null ? a : String(a), b: b == null ? b : String(b) }),
   }),
   postureHistory: t.field({
     complexity: cappedListCost(POSTURE_PERIODS['1y']),
     type: [PosturePointType],
-    description: 'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first. Period 30d, 90d (default) or 1y.',
+    description:
+      'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first. Period 30d, 90d (default) or 1y.',
     authScopes: allow(snapshotRoles.read),
     args: { period: t.arg.string({ required: false }) },
     resolve: (_root, { period }, context) => postureHistory(context.services, period),
@@ -76,7 +78,8 @@ builder.mutationFields((t) => ({
     description: "Records every active technique's status and score now (kind manual).",
     authScopes: allow(snapshotRoles.create),
     args: { input: t.arg({ type: CreateSnapshotInput, required: false }) },
-    resolve: (query, _root, { input }, context) => snapshots.createSnapshot(context.services, actorOf(context), 'manual', input ?? {}, query),
+    resolve: (query, _root, { input }, context) =>
+      snapshots.createSnapshot(context.services, actorOf(context), 'manual', input ?? {}, query),
   }),
   takePostureSnapshot: t.prismaField({
     type: 'Snapshot',

@@ -14,7 +14,8 @@ export const snapshotsRoutes: Route[] = [
     method: 'GET',
     path: '/snapshots',
     tag: 'Snapshots',
-    summary: 'Snapshots, newest first, without their technique states (filter kind: manual, daily, posture; offset default 0, limit default 50, max 200)',
+    summary:
+      'Snapshots, newest first, without their technique states (filter kind: manual, daily, posture; offset default 0, limit default 50, max 200)',
     roles: snapshotRoles.read,
     document: `query ($kind: SnapshotKind, $offset: Int, $limit: Int) {
       snapshots(kind: $kind, offset: $offset, limit: $limit) { items { ${SNAPSHOT_FIELDS} } total offset limit }
@@ -81,8 +82,7 @@ export const snapshotsRoutes: Route[] = [
     method: 'GET',
     path: '/dashboard/posture-history',
     tag: 'Dashboard',
-    summary:
-      'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first (period 30d, 90d default, 1y)',
+    summary: 'Coverage trend: one point per UTC day with a snapshot (the last of that day), oldest first (period 30d, 90d default, 1y)',
     roles: snapshotRoles.read,
     document: `query ($period: String) {
       postureHistory(period: $period) {

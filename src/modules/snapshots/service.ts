@@ -59,7 +59,11 @@ async function recordSnapshot(uow: UnitOfWork, kind: SnapshotKind, name: string 
       FROM copied
     )
     SELECT *, ${COVERAGE} AS coverage FROM counts`;
-  const snapshot = await uow.tx.snapshot.update({ ...query, where: { id }, data: { summary: { ...summary }, coveragePercentage: coverage, score } });
+  const snapshot = await uow.tx.snapshot.update({
+    ...query,
+    where: { id },
+    data: { summary: { ...summary }, coveragePercentage: coverage, score },
+  });
   await uow.audit({ action: 'create_snapshot', entityType: 'snapshot', entityId: id, details: { kind, name, ...summary } });
   uow.emit('snapshot.created', { snapshotId: id, kind });
   return snapshot;

@@ -7,7 +7,11 @@ const HEALTH = 'query { health { status database { status engine } redis { statu
 /** Drops the details an anonymous caller gets as null, so its answer holds status words only. */
 const withoutNulls = (value: unknown): unknown =>
   value && typeof value === 'object'
-    ? Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== null).map(([key, inner]) => [key, withoutNulls(inner)]))
+    ? Object.fromEntries(
+        Object.entries(value)
+          .filter(([, inner]) => inner !== null)
+          .map(([key, inner]) => [key, withoutNulls(inner)]),
+      )
     : value;
 
 export const systemRoutes: Route[] = [

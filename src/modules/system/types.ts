@@ -9,7 +9,10 @@ const SCHEDULED_JOB_MAX = 50;
 const DatabaseHealthType = builder.objectRef<Health['database']>('DatabaseHealth').implement({
   fields: (t) => ({
     status: t.exposeString('status', { description: 'ok or error.' }),
-    engine: t.exposeString('engine', { nullable: true, description: 'postgresql, or pglite in the embedded mode (admins only; null for others).' }),
+    engine: t.exposeString('engine', {
+      nullable: true,
+      description: 'postgresql, or pglite in the embedded mode (admins only; null for others).',
+    }),
   }),
 });
 
@@ -24,7 +27,8 @@ const StorageHealthType = builder.objectRef<Health['storage']>('StorageHealth').
     status: t.exposeString('status', { description: 'ok or error.' }),
     driver: t.exposeString('driver', {
       nullable: true,
-      description: 'Where evidence files are kept: disk (under DATA_DIR) or s3 (S3-compatible object storage) (admins only; null for others).',
+      description:
+        'Where evidence files are kept: disk (under DATA_DIR) or s3 (S3-compatible object storage) (admins only; null for others).',
     }),
   }),
 });
@@ -32,9 +36,13 @@ const StorageHealthType = builder.objectRef<Health['storage']>('StorageHealth').
 const WorkersHealthType = builder.objectRef<Health['workers']>('WorkersHealth').implement({
   fields: (t) => ({
     status: t.exposeString('status', {
-      description: 'ok when a process works the job queues; none when queued jobs wait for one (start `npm run worker`); unknown when Redis is unreachable.',
+      description:
+        'ok when a process works the job queues; none when queued jobs wait for one (start `npm run worker`); unknown when Redis is unreachable.',
     }),
-    count: t.exposeInt('count', { nullable: true, description: 'How many processes work the queues (admins only; null for others or when unknown).' }),
+    count: t.exposeInt('count', {
+      nullable: true,
+      description: 'How many processes work the queues (admins only; null for others or when unknown).',
+    }),
   }),
 });
 

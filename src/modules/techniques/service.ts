@@ -12,7 +12,10 @@ type Query = { select?: Prisma.TechniqueSelect };
 
 const TTP_ID = /^[A-Za-z][A-Za-z0-9-]{0,30}(\.[A-Za-z0-9]{1,10})?$/;
 const ttpId = z.string().trim().regex(TTP_ID, 'must look like T1234, T1234.001 or a custom id such as CUSTOM-1');
-const platforms = z.array(trimmed(64)).max(50).transform((list) => [...new Set(list)]);
+const platforms = z
+  .array(trimmed(64))
+  .max(50)
+  .transform((list) => [...new Set(list)]);
 
 const createSchema = z.object({
   ttpId,
@@ -50,7 +53,10 @@ const slug = (text: string) => text.trim().toLowerCase().replace(/\s+/g, '-');
 /** A tactic named by display name, short name or id (TA0005), case-insensitive; null when the catalog lacks it. */
 export function findTactic(db: Db, text: string) {
   const equals = equalsText(text.trim());
-  return db.tactic.findFirst({ where: { OR: [{ name: equals }, { shortName: equals }, { externalId: equals }] }, select: { shortName: true, name: true } });
+  return db.tactic.findFirst({
+    where: { OR: [{ name: equals }, { shortName: equals }, { externalId: equals }] },
+    select: { shortName: true, name: true },
+  });
 }
 
 /** The stored spellings of a platform (platforms are matched case-insensitively). */
@@ -70,10 +76,7 @@ export async function listTechniques(services: Services, filter: TechniqueFilter
     const tactic = await findTactic(db, filter.tactic);
     const names = [filter.tactic.trim(), ...(tactic ? [tactic.name] : [])];
     and.push({
-      OR: [
-        { tactics: { has: tactic?.shortName ?? slug(filter.tactic) } },
-        ...names.map((name) => ({ tactic: equalsText(name) })),
-      ],
+      OR: [{ tactics: { has: tactic?.shortName ?? slug(filter.tactic) } }, ...names.map((name) => ({ tactic: equalsText(name) }))],
     });
   }
   const status = filter.status ?? filter.coverageStatus;
@@ -108,8 +111,16 @@ export async function createTechnique(services: Services, actor: Actor, input: u
     if (await uow.tx.technique.findUnique({ where: { ttpId: data.ttpId }, select: { id: true } })) {
       throw new ConflictError(`Technique ${data.ttpId} already exists`);
     }
-    const technique = await uow.tx.technique.create({ ...query, data: { ...data, ...(await tacticFields(uow.tx, data.tactic)), isCustom: true } });
-    await uow.audit({ action: 'create_technique', entityType: 'technique', entityId: technique.id, details: { ttp_id: data.ttpId, name: data.name } });
+    const technique = await uow.tx.technique.create({
+      ...query,
+      data: { ...data, ...(await tacticFields(uow.tx, data.tactic)), isCustom: true },
+    });
+    await uow.audit({
+      action: 'create_technique',
+      entityType: 'technique',
+      entityId: technique.id,
+      details: { ttp_id: data.ttpId, name: data.name },
+    });
     uow.emit('technique.changed', { techniqueId: technique.id, ttpId: data.ttpId, change: 'created' });
     return technique;
   });
@@ -138,7 +149,12 @@ export async function reviewTechnique(services: Services, actor: Actor, ttpId: s
     const before = await uow.tx.technique.findUnique({ where: { ttpId }, select: { id: true } });
     if (!before) throw new NotFoundError('Technique', ttpId);
     const technique = await uow.tx.technique.update({ ...query, where: { id: before.id }, data: { reviewRequired } });
-    await uow.audit({ action: 'review_technique', entityType: 'technique', entityId: before.id, details: { ttp_id: ttpId, review_required: reviewRequired } });
+    await uow.audit({
+      action: 'review_technique',
+      entityType: 'technique',
+      entityId: before.id,
+      details: { ttp_id: ttpId, review_required: reviewRequired },
+    });
     uow.emit('technique.changed', { techniqueId: before.id, ttpId, change: 'reviewed' });
     return technique;
   });

@@ -38,17 +38,24 @@ export const TechniqueType = builder.prismaObject('Technique', {
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     tactic: t.exposeString('tactic', { nullable: true, description: 'Primary tactic name (display name of the first of tactics).' }),
-    tactics: t.exposeStringList('tactics', { description: 'Every tactic of the technique as ATT&CK short names (e.g. defense-evasion), in matrix order.' }),
+    tactics: t.exposeStringList('tactics', {
+      description: 'Every tactic of the technique as ATT&CK short names (e.g. defense-evasion), in matrix order.',
+    }),
     platforms: t.exposeStringList('platforms'),
     statusGlobal: t.expose('statusGlobal', { type: CoverageStatusEnum }),
     reviewRequired: t.exposeBoolean('reviewRequired'),
     isCustom: t.exposeBoolean('isCustom', { description: 'Created by an admin rather than synchronised from the framework.' }),
     isSubtechnique: t.exposeBoolean('isSubtechnique'),
-    parentTtpId: t.exposeString('parentTtpId', { nullable: true, description: 'ttp id of the parent technique of a sub-technique (T1059 for T1059.001).' }),
+    parentTtpId: t.exposeString('parentTtpId', {
+      nullable: true,
+      description: 'ttp id of the parent technique of a sub-technique (T1059 for T1059.001).',
+    }),
     stixId: t.exposeString('stixId', { nullable: true, description: 'STIX id of the ATT&CK attack-pattern; null for custom techniques.' }),
     attackVersion: t.exposeString('attackVersion', { nullable: true, description: 'ATT&CK object version (x_mitre_version).' }),
     attackModified: t.expose('attackModified', { type: 'DateTime', nullable: true, description: 'When ATT&CK last modified the object.' }),
-    revoked: t.exposeBoolean('revoked', { description: 'Revoked in ATT&CK (replaced by another technique); kept for the tests that reference it.' }),
+    revoked: t.exposeBoolean('revoked', {
+      description: 'Revoked in ATT&CK (replaced by another technique); kept for the tests that reference it.',
+    }),
     deprecated: t.exposeBoolean('deprecated', { description: 'Deprecated in ATT&CK; kept for the tests that reference it.' }),
     url: t.exposeString('url', { nullable: true, description: 'ATT&CK page of the technique.' }),
     mitigations: t.relation('mitigations', {
@@ -80,7 +87,8 @@ export const TechniqueFilterInput = builder.inputType('TechniqueFilter', {
   fields: (t) => ({
     tactic: t.string({
       required: false,
-      description: 'Any tactic of the technique, by display name (Defense Evasion), short name (defense-evasion) or id (TA0005), case-insensitive.',
+      description:
+        'Any tactic of the technique, by display name (Defense Evasion), short name (defense-evasion) or id (TA0005), case-insensitive.',
     }),
     status: t.field({ type: CoverageStatusEnum, required: false }),
     coverageStatus: t.field({ type: CoverageStatusEnum, required: false, description: 'Same as status (reference listing name).' }),

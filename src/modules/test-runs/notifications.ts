@@ -18,7 +18,9 @@ export async function notifyStateEntered(uow: UnitOfWork, test: Test, ttpId: str
   const recipients =
     rule.recipients === 'creator'
       ? [test.createdById]
-      : (await uow.tx.user.findMany({ where: { role: { in: [...rule.recipients] }, isActive: true }, select: { id: true } })).map((user) => user.id);
+      : (await uow.tx.user.findMany({ where: { role: { in: [...rule.recipients] }, isActive: true }, select: { id: true } })).map(
+          (user) => user.id,
+        );
   return notifyUsers(uow, recipients, {
     event: rule.event,
     title: rule.title,

@@ -12,4 +12,3 @@ export const testRoles = {
   timer: Roles.allButViewer,
   retest: Roles.leads,
 } as const;
-

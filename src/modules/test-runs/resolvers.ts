@@ -40,7 +40,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false }),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
-      tests.listTests(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }, queryFromInfo({ context, info, path: ['items'] })),
+      tests.listTests(
+        context.services,
+        filter ?? {},
+        { offset: offset ?? undefined, limit: limit ?? undefined },
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
   test: t.prismaField({
     type: 'Test',
@@ -93,28 +98,32 @@ builder.mutationFields((t) => ({
     description: 'Changes the red-side fields; only in draft or red_executing.',
     authScopes: allow(testRoles.updateRed),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestRedInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => tests.updateTestRed(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      tests.updateTestRed(context.services, principalOf(context), String(id), input, query),
   }),
   updateTestBlue: t.prismaField({
     type: 'Test',
     description: 'Changes the blue-side fields; only in blue_evaluating.',
     authScopes: allow(testRoles.updateBlue),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestBlueInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => tests.updateTestBlue(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      tests.updateTestBlue(context.services, principalOf(context), String(id), input, query),
   }),
   updateTestRemediation: t.prismaField({
     type: 'Test',
     description: 'Changes the remediation fields; once the test has reached review (in_review, validated, rejected).',
     authScopes: allow(testRoles.updateRemediation),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestRemediationInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => tests.updateTestRemediation(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      tests.updateTestRemediation(context.services, principalOf(context), String(id), input, query),
   }),
   setTestClassification: t.prismaField({
     type: 'Test',
     description: 'Sets the data classification (admins only, any state).',
     authScopes: allow(testRoles.classify),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: TestClassificationInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => tests.setTestClassification(context.services, principalOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      tests.setTestClassification(context.services, principalOf(context), String(id), input, query),
   }),
   pauseTestTimer: t.prismaField({
     type: 'Test',
@@ -155,7 +164,14 @@ for (const row of TRANSITIONS) {
       authScopes: allow(row.roles),
       args: {
         id: t.arg({ type: 'UUID', required: true }),
-        ...(row.input ? { input: t.arg({ type: TRANSITION_INPUTS[row.input].type as typeof RejectTestInput, required: TRANSITION_INPUTS[row.input].required }) } : {}),
+        ...(row.input
+          ? {
+              input: t.arg({
+                type: TRANSITION_INPUTS[row.input].type as typeof RejectTestInput,
+                required: TRANSITION_INPUTS[row.input].required,
+              }),
+            }
+          : {}),
       },
       resolve: (query, _root, args, context) =>
         applyTransition(context.services, principalOf(context), String(args.id), row.action, (args as { input?: unknown }).input, query),
@@ -178,7 +194,8 @@ const TestStateChangeType = builder.objectRef<StateChange>('TestStateChange').im
     test: t.prismaField({
       type: 'Test',
       description: 'The test as it is now.',
-      resolve: (query, change, _args, context) => context.services.prisma.test.findUniqueOrThrow({ ...query, where: { id: change.payload.testId } }),
+      resolve: (query, change, _args, context) =>
+        context.services.prisma.test.findUniqueOrThrow({ ...query, where: { id: change.payload.testId } }),
     }),
   }),
 });
@@ -186,7 +203,7 @@ const TestStateChangeType = builder.objectRef<StateChange>('TestStateChange').im
 builder.subscriptionFields((t) => ({
   testStateChanged: t.field({
     type: TestStateChangeType,
-    description: 'Streams state changes of one test, of one campaign\'s tests, or of every test, from any API process.',
+    description: "Streams state changes of one test, of one campaign's tests, or of every test, from any API process.",
     authScopes: allow(testRoles.read),
     args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { testId, campaignId }, context) =>

@@ -46,6 +46,11 @@ export const RETEST_CHAIN_MAX = 1000;
 /** The latest RETEST_CHAIN_MAX tests of the lineage the test belongs to, in creation order. */
 export async function retestChain(services: Services, id: string, query: TestQuery = {}) {
   const { lineageId } = await getTest(services, id, { select: { lineageId: true } });
-  const latest = await services.prisma.test.findMany({ ...query, where: { lineageId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: RETEST_CHAIN_MAX });
+  const latest = await services.prisma.test.findMany({
+    ...query,
+    where: { lineageId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: RETEST_CHAIN_MAX,
+  });
   return latest.reverse();
 }

@@ -34,19 +34,28 @@ const TRANSITION_INPUT_TYPES: Record<TransitionInput, string> = {
 };
 
 /** POST /tests/{id}/<action>: one row per row of the transition table. */
-const transitionRoutes: Route[] = TRANSITIONS.map((row): Route => ({
-  method: 'POST',
-  path: `/tests/:id/${row.path}`,
-  tag: 'Tests',
-  summary: row.summary,
-  roles: row.roles,
-  document: row.input
-    ? `mutation ($id: UUID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
-    : `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
-  variables: row.input ? { id: path('id'), input: body() } : { id: path('id') },
-}));
+const transitionRoutes: Route[] = TRANSITIONS.map(
+  (row): Route => ({
+    method: 'POST',
+    path: `/tests/:id/${row.path}`,
+    tag: 'Tests',
+    summary: row.summary,
+    roles: row.roles,
+    document: row.input
+      ? `mutation ($id: UUID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
+      : `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
+    variables: row.input ? { id: path('id'), input: body() } : { id: path('id') },
+  }),
+);
 
-const update = (method: 'PATCH' | 'POST', suffix: string, mutation: string, input: string | null, roles: Route['roles'], summary: string): Route => ({
+const update = (
+  method: 'PATCH' | 'POST',
+  suffix: string,
+  mutation: string,
+  input: string | null,
+  roles: Route['roles'],
+  summary: string,
+): Route => ({
   method,
   path: `/tests/:id${suffix}`,
   tag: 'Tests',
@@ -63,7 +72,8 @@ export const testsRoutes: Route[] = [
     method: 'GET',
     path: '/tests',
     tag: 'Tests',
-    summary: 'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset default 0, limit default 50, max 200)',
+    summary:
+      'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset default 0, limit default 50, max 200)',
     roles: testRoles.read,
     document: `query ($state: TestState, $techniqueId: UUID, $campaignId: UUID, $assignedTo: UUID, $platform: String, $createdBy: UUID,
         $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int) {
@@ -88,7 +98,8 @@ export const testsRoutes: Route[] = [
     method: 'POST',
     path: '/tests',
     tag: 'Tests',
-    summary: 'Create a test in draft (body technique_id, name or title, description or objective, platform, procedure_text, tool_used, assigned_to, campaign_id)',
+    summary:
+      'Create a test in draft (body technique_id, name or title, description or objective, platform, procedure_text, tool_used, assigned_to, campaign_id)',
     roles: testRoles.create,
     status: 201,
     document: `mutation ($input: CreateTestInput!) { createTest(input: $input) { ${TEST_FIELDS} } }`,
@@ -98,7 +109,8 @@ export const testsRoutes: Route[] = [
     method: 'POST',
     path: '/tests/from-template',
     tag: 'Tests',
-    summary: 'Create a draft from a template (body template_id, technique_id: defaults to the template\'s technique; optional name, assigned_to, campaign_id)',
+    summary:
+      "Create a draft from a template (body template_id, technique_id: defaults to the template's technique; optional name, assigned_to, campaign_id)",
     roles: testRoles.create,
     status: 201,
     document: `mutation ($input: CreateTestFromTemplateInput!) { createTestFromTemplate(input: $input) { ${TEST_FIELDS} } }`,
@@ -113,15 +125,67 @@ export const testsRoutes: Route[] = [
     document: `query ($id: UUID!) { test(id: $id) { ${TEST_DETAIL_FIELDS} } }`,
     variables: { id: path('id') },
   },
-  update('PATCH', '', 'updateTest', 'UpdateTestInput', testRoles.update, 'General update (name or title, description or objective, platform, assigned_to, technique_id); draft or rejected only'),
-  update('PATCH', '/classification', 'setTestClassification', 'TestClassificationInput', testRoles.classify, 'Set data_classification (null clears it)'),
-  update('PATCH', '/red', 'updateTestRed', 'UpdateTestRedInput', testRoles.updateRed, 'Red-side update (procedure_text, tool_used, attack_success, red_summary); draft or red_executing'),
-  update('PATCH', '/blue', 'updateTestBlue', 'UpdateTestBlueInput', testRoles.updateBlue, 'Blue-side update (detection_result, blue_summary); blue_evaluating only'),
-  update('PATCH', '/remediation', 'updateTestRemediation', 'UpdateTestRemediationInput', testRoles.updateRemediation, 'Remediation update (remediation_steps, remediation_status, remediation_assignee); in_review, validated or rejected'),
+  update(
+    'PATCH',
+    '',
+    'updateTest',
+    'UpdateTestInput',
+    testRoles.update,
+    'General update (name or title, description or objective, platform, assigned_to, technique_id); draft or rejected only',
+  ),
+  update(
+    'PATCH',
+    '/classification',
+    'setTestClassification',
+    'TestClassificationInput',
+    testRoles.classify,
+    'Set data_classification (null clears it)',
+  ),
+  update(
+    'PATCH',
+    '/red',
+    'updateTestRed',
+    'UpdateTestRedInput',
+    testRoles.updateRed,
+    'Red-side update (procedure_text, tool_used, attack_success, red_summary); draft or red_executing',
+  ),
+  update(
+    'PATCH',
+    '/blue',
+    'updateTestBlue',
+    'UpdateTestBlueInput',
+    testRoles.updateBlue,
+    'Blue-side update (detection_result, blue_summary); blue_evaluating only',
+  ),
+  update(
+    'PATCH',
+    '/remediation',
+    'updateTestRemediation',
+    'UpdateTestRemediationInput',
+    testRoles.updateRemediation,
+    'Remediation update (remediation_steps, remediation_status, remediation_assignee); in_review, validated or rejected',
+  ),
   ...transitionRoutes,
   update('POST', '/pause-timer', 'pauseTestTimer', null, testRoles.timer, 'Pause the elapsed-time counter (idempotent)'),
-  update('POST', '/resume-timer', 'resumeTestTimer', null, testRoles.timer, 'Resume the elapsed-time counter in red_executing or blue_evaluating (idempotent)'),
-  { ...update('POST', '/retest', 'createRetest', null, testRoles.retest, 'Re-run a validated or rejected test: a new draft in the same retest lineage'), status: 201 },
+  update(
+    'POST',
+    '/resume-timer',
+    'resumeTestTimer',
+    null,
+    testRoles.timer,
+    'Resume the elapsed-time counter in red_executing or blue_evaluating (idempotent)',
+  ),
+  {
+    ...update(
+      'POST',
+      '/retest',
+      'createRetest',
+      null,
+      testRoles.retest,
+      'Re-run a validated or rejected test: a new draft in the same retest lineage',
+    ),
+    status: 201,
+  },
   {
     method: 'GET',
     path: '/tests/:id/timeline',

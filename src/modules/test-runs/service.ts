@@ -66,9 +66,18 @@ export async function getTest(services: Services, id: string, query: TestQuery =
 /** Most entries a test timeline lists (its first ones): far above what a test's life produces. */
 export const TIMELINE_MAX = 1000;
 
-export async function testTimeline(services: Services, id: string, query: { select?: Prisma.TestEventSelect; include?: Prisma.TestEventInclude } = {}) {
+export async function testTimeline(
+  services: Services,
+  id: string,
+  query: { select?: Prisma.TestEventSelect; include?: Prisma.TestEventInclude } = {},
+) {
   await getTest(services, id, { select: { id: true } });
-  return services.prisma.testEvent.findMany({ ...query, where: { testId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }], take: TIMELINE_MAX });
+  return services.prisma.testEvent.findMany({
+    ...query,
+    where: { testId: id },
+    orderBy: [{ at: 'asc' }, { id: 'asc' }],
+    take: TIMELINE_MAX,
+  });
 }
 
 async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<void> {
@@ -90,7 +99,11 @@ async function assertActiveUser(uow: UnitOfWork, userId: string, field: string):
 }
 
 /** `title` and `objective` are the general fields' other names. */
-const withAliases = <T extends { name?: string; title?: string; description?: string; objective?: string }>({ title, objective, ...rest }: T) => ({
+const withAliases = <T extends { name?: string; title?: string; description?: string; objective?: string }>({
+  title,
+  objective,
+  ...rest
+}: T) => ({
   ...rest,
   name: rest.name ?? title,
   description: rest.description ?? objective,
@@ -157,11 +170,24 @@ export function createTestFromTemplate(services: Services, principal: Principal,
 }
 
 const generalSchema = z
-  .object({ name, title: name, description, objective: description, platform: platform.nullable(), assignedTo: uuid.nullable(), techniqueId: uuid })
+  .object({
+    name,
+    title: name,
+    description,
+    objective: description,
+    platform: platform.nullable(),
+    assignedTo: uuid.nullable(),
+    techniqueId: uuid,
+  })
   .partial()
   .transform(withAliases);
 const redSchema = z
-  .object({ procedureText: longText.nullable(), toolUsed: trimmed(300).nullable(), attackSuccess: z.boolean().nullable(), redSummary: description.nullable() })
+  .object({
+    procedureText: longText.nullable(),
+    toolUsed: trimmed(300).nullable(),
+    attackSuccess: z.boolean().nullable(),
+    redSummary: description.nullable(),
+  })
   .partial();
 const blueSchema = z.object({ detectionResult: z.enum(DetectionResult).nullable(), blueSummary: description.nullable() }).partial();
 const remediationSchema = z
@@ -197,7 +223,9 @@ async function editTest(
       await uow.tx.test.update({ where: { id }, data: { ...Object.fromEntries(changed), version: { increment: 1 } } });
       const details = {
         fields: changed.map(([key]) => camelToSnake(key)),
-        changes: Object.fromEntries(changed.filter(([key]) => !LONG_FIELDS.has(key)).map(([key, value]) => [camelToSnake(key), json(value)])),
+        changes: Object.fromEntries(
+          changed.filter(([key]) => !LONG_FIELDS.has(key)).map(([key, value]) => [camelToSnake(key), json(value)]),
+        ),
       };
       await locked.record({ kind: rule.kind, details });
       await uow.audit({ action: rule.audit, entityType: 'test', entityId: id, details });
@@ -214,11 +242,18 @@ const json = (value: unknown) => (value instanceof Date ? value.toISOString() : 
 
 export function updateTest(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
   const { assignedTo, ...fields } = parseInput(generalSchema, input ?? {});
-  return editTest(services, principal, id, 'general', async (uow) => {
-    if (fields.techniqueId) await assertTechnique(uow, fields.techniqueId);
-    if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
-    return { ...fields, assignedToId: assignedTo };
-  }, query);
+  return editTest(
+    services,
+    principal,
+    id,
+    'general',
+    async (uow) => {
+      if (fields.techniqueId) await assertTechnique(uow, fields.techniqueId);
+      if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+      return { ...fields, assignedToId: assignedTo };
+    },
+    query,
+  );
 }
 
 export function updateTestRed(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
@@ -234,14 +269,21 @@ export function updateTestBlue(services: Services, principal: Principal, id: str
 /** Remediation after review; remediationCompletedAt follows the status into and out of completed. */
 export function updateTestRemediation(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {
   const { remediationAssignee, ...fields } = parseInput(remediationSchema, input ?? {});
-  return editTest(services, principal, id, 'remediation', async (uow, test, now) => {
-    if (remediationAssignee) await assertActiveUser(uow, remediationAssignee, 'remediation_assignee');
-    const changes: Changes = { ...fields, remediationAssigneeId: remediationAssignee };
-    if (fields.remediationStatus && fields.remediationStatus !== test.remediationStatus) {
-      changes.remediationCompletedAt = fields.remediationStatus === 'completed' ? now : null;
-    }
-    return changes;
-  }, query);
+  return editTest(
+    services,
+    principal,
+    id,
+    'remediation',
+    async (uow, test, now) => {
+      if (remediationAssignee) await assertActiveUser(uow, remediationAssignee, 'remediation_assignee');
+      const changes: Changes = { ...fields, remediationAssigneeId: remediationAssignee };
+      if (fields.remediationStatus && fields.remediationStatus !== test.remediationStatus) {
+        changes.remediationCompletedAt = fields.remediationStatus === 'completed' ? now : null;
+      }
+      return changes;
+    },
+    query,
+  );
 }
 
 export function setTestClassification(services: Services, principal: Principal, id: string, input: unknown, query: TestQuery = {}) {

@@ -22,7 +22,7 @@ export interface TransitionEffects {
   /** Timestamp column set to the moment of the transition. */
   stamp?: 'executionDate' | 'redSubmittedAt' | 'blueSubmittedAt';
   /** Fields that must be filled before the transition is allowed. */
-  requires?: readonly ('detectionResult')[];
+  requires?: readonly 'detectionResult'[];
   /** Records a lead's decision for one side, or for the caller's own side(s) ('own': admin decides both). */
   validates?: Side | 'own';
   /** Fixed decision of the legacy endpoints; otherwise the body carries it. */
@@ -95,7 +95,8 @@ export const TRANSITIONS: readonly Transition[] = [
     roles: Roles.redLead,
     input: 'redValidation',
     audit: 'validate_test_red',
-    summary: 'Red lead decision (red_validation_status approved or rejected, red_validation_notes); the dual validation rule decides the state',
+    summary:
+      'Red lead decision (red_validation_status approved or rejected, red_validation_notes); the dual validation rule decides the state',
     effects: { validates: 'red' },
   },
   {
@@ -107,7 +108,8 @@ export const TRANSITIONS: readonly Transition[] = [
     roles: Roles.blueLead,
     input: 'blueValidation',
     audit: 'validate_test_blue',
-    summary: 'Blue lead decision (blue_validation_status approved or rejected, blue_validation_notes); the dual validation rule decides the state',
+    summary:
+      'Blue lead decision (blue_validation_status approved or rejected, blue_validation_notes); the dual validation rule decides the state',
     effects: { validates: 'blue' },
   },
   {
@@ -190,7 +192,9 @@ export function sidesOf(role: Role): Side[] {
 export const TIMED_STATES: readonly TestState[] = ['red_executing', 'blue_evaluating'];
 
 /** Who hears of a test entering a state (the spec's in-app notification table). */
-export const ENTRY_NOTIFICATIONS: Partial<Record<TestState, { event: NotificationEvent; recipients: 'creator' | readonly Role[]; title: string }>> = {
+export const ENTRY_NOTIFICATIONS: Partial<
+  Record<TestState, { event: NotificationEvent; recipients: 'creator' | readonly Role[]; title: string }>
+> = {
   red_executing: { event: 'test_execution_started', recipients: 'creator', title: 'Test execution started' },
   blue_evaluating: { event: 'test_ready_for_blue', recipients: ['blue_tech'], title: 'Test ready for blue-team evaluation' },
   in_review: { event: 'test_ready_for_review', recipients: ['red_lead', 'blue_lead'], title: 'Test ready for review' },
@@ -205,7 +209,12 @@ export const EDIT_RULES: Record<EditKind, { states: readonly TestState[]; what: 
   general: { states: ['draft', 'rejected'], what: 'The general update', kind: 'updated', audit: 'update_test' },
   red: { states: ['draft', 'red_executing'], what: 'The red-side update', kind: 'red_updated', audit: 'update_test_red' },
   blue: { states: ['blue_evaluating'], what: 'The blue-side update', kind: 'blue_updated', audit: 'update_test_blue' },
-  remediation: { states: ['in_review', 'validated', 'rejected'], what: 'The remediation update', kind: 'remediation_updated', audit: 'update_test_remediation' },
+  remediation: {
+    states: ['in_review', 'validated', 'rejected'],
+    what: 'The remediation update',
+    kind: 'remediation_updated',
+    audit: 'update_test_remediation',
+  },
   classification: { states: TEST_STATES, what: 'Classification', kind: 'classification_changed', audit: 'classify_test' },
 };
 

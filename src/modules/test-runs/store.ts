@@ -75,11 +75,22 @@ function timelineOf(uow: UnitOfWork, test: Test, lastAt: Date | undefined): Lock
 export type NewTest = Omit<Prisma.TestUncheckedCreateInput, 'id' | 'lineageId' | 'createdById' | 'state'> & { lineageId?: string };
 
 /** Inserts a draft test with its `created` timeline entry, audit entry and event; answers it read with `query`. */
-export async function insertTest(uow: UnitOfWork, createdById: string, fields: NewTest, details: Prisma.InputJsonObject, query: TestQuery = {}) {
+export async function insertTest(
+  uow: UnitOfWork,
+  createdById: string,
+  fields: NewTest,
+  details: Prisma.InputJsonObject,
+  query: TestQuery = {},
+) {
   const id = randomUUID();
   const test = await uow.tx.test.create({ data: { ...fields, id, lineageId: fields.lineageId ?? id, createdById, state: 'draft' } });
   await newTimeline(uow, test).record({ kind: 'created', toState: 'draft', details });
-  await uow.audit({ action: 'create_test', entityType: 'test', entityId: id, details: { name: test.name, technique_id: test.techniqueId, ...details } });
+  await uow.audit({
+    action: 'create_test',
+    entityType: 'test',
+    entityId: id,
+    details: { name: test.name, technique_id: test.techniqueId, ...details },
+  });
   uow.emit('test.changed', { testId: id, campaignId: test.campaignId, change: 'created' });
   return uow.tx.test.findUniqueOrThrow({ ...query, where: { id } });
 }

@@ -54,7 +54,8 @@ export function resumeTimer(services: Services, principal: Principal, id: string
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockTest(uow, id);
     const { test, now } = locked;
-    if (!TIMED_STATES.includes(test.state)) throw new NotAllowedInStateError('TIMER_NOT_ALLOWED', 'Resuming the timer', test.state, TIMED_STATES);
+    if (!TIMED_STATES.includes(test.state))
+      throw new NotAllowedInStateError('TIMER_NOT_ALLOWED', 'Resuming the timer', test.state, TIMED_STATES);
     if (!test.timerStartedAt) {
       await uow.tx.test.update({ where: { id }, data: { timerStartedAt: now, version: { increment: 1 } } });
       const details = { elapsed_ms: Number(test.elapsedMs) };

@@ -13,7 +13,10 @@ export const TestStateEnum = builder.enumType(TestState, {
   description: 'Where a test is in the red/blue pipeline.',
 });
 export const DetectionResultEnum = builder.enumType(DetectionResult, { name: 'DetectionResult', description: 'What the blue team saw.' });
-export const ValidationStatusEnum = builder.enumType(ValidationStatus, { name: 'ValidationStatus', description: "A lead's decision on one side." });
+export const ValidationStatusEnum = builder.enumType(ValidationStatus, {
+  name: 'ValidationStatus',
+  description: "A lead's decision on one side.",
+});
 export const RemediationStatusEnum = builder.enumType(RemediationStatus, { name: 'RemediationStatus' });
 export const ValidationSideEnum = builder.enumType({ red: 'red', blue: 'blue' } as const, {
   name: 'ValidationSide',
@@ -67,7 +70,10 @@ export const TestType = builder.prismaObject('Test', {
     remediationAssigneeId: t.exposeID('remediationAssigneeId', { nullable: true }),
     remediationAssignee: t.relation('remediationAssignee', { type: UserSummaryType, nullable: true }),
     remediationCompletedAt: t.expose('remediationCompletedAt', { type: 'DateTime', nullable: true }),
-    dataClassification: t.exposeString('dataClassification', { nullable: true, description: 'E.g. confidential or restricted; set by admins.' }),
+    dataClassification: t.exposeString('dataClassification', {
+      nullable: true,
+      description: 'E.g. confidential or restricted; set by admins.',
+    }),
     createdById: t.exposeID('createdById'),
     createdBy: t.relation('createdBy', { type: UserSummaryType }),
     assignedToId: t.exposeID('assignedToId', { nullable: true }),
@@ -88,7 +94,10 @@ export const TestType = builder.prismaObject('Test', {
   }),
 });
 
-export function pendingSides(test: { redValidationStatus: ValidationStatus | null; blueValidationStatus: ValidationStatus | null }): Side[] {
+export function pendingSides(test: {
+  redValidationStatus: ValidationStatus | null;
+  blueValidationStatus: ValidationStatus | null;
+}): Side[] {
   return [...(test.redValidationStatus ? [] : ['red' as const]), ...(test.blueValidationStatus ? [] : ['blue' as const])];
 }
 
@@ -99,7 +108,10 @@ export const TestEventType = builder.prismaObject('TestEvent', {
   fields: (t) => ({
     id: t.exposeID('id'),
     testId: t.exposeID('testId'),
-    kind: t.exposeString('kind', { description: 'created, state_changed, validation_recorded, updated, red_updated, blue_updated, remediation_updated, classification_changed, timer_paused, timer_resumed, retest_created.' }),
+    kind: t.exposeString('kind', {
+      description:
+        'created, state_changed, validation_recorded, updated, red_updated, blue_updated, remediation_updated, classification_changed, timer_paused, timer_resumed, retest_created.',
+    }),
     fromState: t.expose('fromState', { type: TestStateEnum, nullable: true }),
     toState: t.expose('toState', { type: TestStateEnum, nullable: true }),
     actorId: t.exposeID('actorId', { nullable: true }),
@@ -118,10 +130,17 @@ builder.prismaObjectField('Technique', 'tests', (t) =>
     description: 'The tests of the technique, oldest first, a page at a time.',
     args: {
       offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({ required: false, defaultValue: TECHNIQUE_TEST_PAGE.defaultLimit, description: `At most ${TECHNIQUE_TEST_PAGE.maxLimit}.` }),
+      limit: t.arg.int({
+        required: false,
+        defaultValue: TECHNIQUE_TEST_PAGE.defaultLimit,
+        description: `At most ${TECHNIQUE_TEST_PAGE.maxLimit}.`,
+      }),
     },
     query: (args) => {
-      const { offset, limit } = parseInput(techniqueTestPage, { offset: args.offset ?? 0, limit: args.limit ?? TECHNIQUE_TEST_PAGE.defaultLimit });
+      const { offset, limit } = parseInput(techniqueTestPage, {
+        offset: args.offset ?? 0,
+        limit: args.limit ?? TECHNIQUE_TEST_PAGE.defaultLimit,
+      });
       return { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit };
     },
     complexity: pagedCost(TECHNIQUE_TEST_PAGE),
@@ -139,7 +158,7 @@ export const TestFilterInput = builder.inputType('TestFilter', {
     pendingValidationSide: t.field({
       type: ValidationSideEnum,
       required: false,
-      description: 'Only in_review tests still waiting for this side\'s lead.',
+      description: "Only in_review tests still waiting for this side's lead.",
     }),
   }),
 });
@@ -162,7 +181,11 @@ export const CreateTestInput = builder.inputType('CreateTestInput', {
 export const CreateTestFromTemplateInput = builder.inputType('CreateTestFromTemplateInput', {
   fields: (t) => ({
     templateId: t.field({ type: 'UUID', required: true }),
-    techniqueId: t.field({ type: 'UUID', required: false, description: "Defaults to the technique the template names (ttp_technique_id)." }),
+    techniqueId: t.field({
+      type: 'UUID',
+      required: false,
+      description: 'Defaults to the technique the template names (ttp_technique_id).',
+    }),
     name: t.string({ required: false, description: "Defaults to the template's name." }),
     assignedTo: t.field({ type: 'UUID', required: false }),
     campaignId: t.field({ type: 'UUID', required: false }),

@@ -95,7 +95,14 @@ function validationColumns(side: Side, decision: ValidationStatus, notes: string
  * it really is in now, then write the change, its timeline entries, the audit entry, notifications,
  * coverage and the domain events together.
  */
-export function applyTransition(services: Services, principal: Principal, id: string, action: TestAction, input: unknown, query: TestQuery = {}) {
+export function applyTransition(
+  services: Services,
+  principal: Principal,
+  id: string,
+  action: TestAction,
+  input: unknown,
+  query: TestQuery = {},
+) {
   const row = transitionFor(action);
   const request = parseRequest(row, input);
   return inTransaction(services, principal, async (uow) => {
@@ -136,12 +143,22 @@ export function applyTransition(services: Services, principal: Principal, id: st
     if (next !== test.state) {
       data.state = next;
       if (next === 'validated' || next === 'rejected') data.decidedAt = now;
-      entries.push({ kind: 'state_changed', fromState: test.state, toState: next, details: { action: row.path, ...(timer.timer ? { timer: timer.timer } : {}) } });
+      entries.push({
+        kind: 'state_changed',
+        fromState: test.state,
+        toState: next,
+        details: { action: row.path, ...(timer.timer ? { timer: timer.timer } : {}) },
+      });
     }
 
     const updated = await uow.tx.test.update({ where: { id }, data });
     await locked.record(...entries);
-    await uow.audit({ action: row.audit, entityType: 'test', entityId: id, details: { ...details, from_state: test.state, to_state: next } });
+    await uow.audit({
+      action: row.audit,
+      entityType: 'test',
+      entityId: id,
+      details: { ...details, from_state: test.state, to_state: next },
+    });
     if (next !== test.state) await stateChanged(uow, updated, test.state, next);
     else uow.emit('test.changed', { testId: id, campaignId: test.campaignId, change: row.action });
     return uow.tx.test.findUniqueOrThrow({ ...query, where: { id } });

@@ -2,7 +2,15 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
-import { isHttp, isLocalDirectory, joinLocation, listLocalFiles, readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
+import {
+  isHttp,
+  isLocalDirectory,
+  joinLocation,
+  listLocalFiles,
+  readSourceText,
+  SourceUnavailableError,
+  type SourceAccess,
+} from '../../sources/location.ts';
 
 const TECHNIQUE_ID = /^T\d{4}(\.\d{3})?$/;
 const TECHNIQUE_FILE = /^(T\d{4}(?:\.\d{3})?)\/\1\.yaml$/;

@@ -62,7 +62,8 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const differs = (current: Record<string, unknown>, draft: Draft) => IMPORTED_FIELDS.some((field) => canonical(current[field]) !== canonical(draft[field]));
+const differs = (current: Record<string, unknown>, draft: Draft) =>
+  IMPORTED_FIELDS.some((field) => canonical(current[field]) !== canonical(draft[field]));
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
@@ -75,7 +76,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  */
 export const importAtomicRedTeam: Importer = async ({ services, location, actor, log }: ImportContext) => {
   const techniques = await readAtomics(location, services.config, log);
-  const remediation = await remediationByTtpId(services.prisma, techniques.map((technique) => technique.ttpId));
+  const remediation = await remediationByTtpId(
+    services.prisma,
+    techniques.map((technique) => technique.ttpId),
+  );
 
   const drafts = new Map<string, Draft>();
   let skipped = techniques.reduce((sum, technique) => sum + technique.skipped, 0);
@@ -107,35 +111,59 @@ export const importAtomicRedTeam: Importer = async ({ services, location, actor,
 
   const details = (extra: Record<string, Prisma.InputJsonValue>) => ({ source: SOURCE, location, ...extra });
   for (const batch of chunks(creates, CREATE_BATCH)) {
-    await inTransaction(services, actor, async (uow) => {
-      await uow.tx.testTemplate.createMany({ data: batch, skipDuplicates: true });
-      await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ created: batch.length }) });
-    }, { timeout: BATCH_TIMEOUT_MS });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        await uow.tx.testTemplate.createMany({ data: batch, skipDuplicates: true });
+        await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ created: batch.length }) });
+      },
+      { timeout: BATCH_TIMEOUT_MS },
+    );
   }
   for (const batch of chunks(updates, UPDATE_BATCH)) {
-    await inTransaction(services, actor, async (uow) => {
-      for (const { id, data } of batch) await uow.tx.testTemplate.update({ where: { id }, data });
-      await uow.audit({
-        action: 'import_test_templates',
-        entityType: 'test_template',
-        details: details({ updated: batch.length, guids: batch.map((update) => update.data.externalId) }),
-      });
-    }, { timeout: BATCH_TIMEOUT_MS });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        for (const { id, data } of batch) await uow.tx.testTemplate.update({ where: { id }, data });
+        await uow.audit({
+          action: 'import_test_templates',
+          entityType: 'test_template',
+          details: details({ updated: batch.length, guids: batch.map((update) => update.data.externalId) }),
+        });
+      },
+      { timeout: BATCH_TIMEOUT_MS },
+    );
   }
   const deactivated = removed.map((row) => row.externalId!);
   if (removed.length) {
-    await inTransaction(services, actor, async (uow) => {
-      await uow.tx.testTemplate.updateMany({ where: { id: { in: removed.map((row) => row.id) } }, data: { isActive: false } });
-      await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ deactivated }) });
-    }, { timeout: BATCH_TIMEOUT_MS });
+    await inTransaction(
+      services,
+      actor,
+      async (uow) => {
+        await uow.tx.testTemplate.updateMany({ where: { id: { in: removed.map((row) => row.id) } }, data: { isActive: false } });
+        await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ deactivated }) });
+      },
+      { timeout: BATCH_TIMEOUT_MS },
+    );
   }
 
   const report = {
     counts: { templates: drafts.size, techniques: techniques.filter((technique) => technique.tests.length).length },
     changes: {
-      templates: { new: creates.length, updated: updates.length, unchanged: drafts.size - creates.length - updates.length, deactivated, skipped },
+      templates: {
+        new: creates.length,
+        updated: updates.length,
+        unchanged: drafts.size - creates.length - updates.length,
+        deactivated,
+        skipped,
+      },
     },
   };
-  log.info({ counts: report.counts, new: creates.length, updated: updates.length, deactivated: deactivated.length }, 'Atomic Red Team imported');
+  log.info(
+    { counts: report.counts, new: creates.length, updated: updates.length, deactivated: deactivated.length },
+    'Atomic Red Team imported',
+  );
   return report;
 };

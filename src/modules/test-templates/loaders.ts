@@ -37,7 +37,11 @@ export const templatesByTtpIdLoader = perRequest<string, TestTemplate[]>(
 export const testCountLoader = perRequest<string, number>(
   (context) =>
     new DataLoader(async (templateIds) => {
-      const rows = await context.services.prisma.test.groupBy({ by: ['templateId'], where: { templateId: { in: [...templateIds] } }, _count: { _all: true } });
+      const rows = await context.services.prisma.test.groupBy({
+        by: ['templateId'],
+        where: { templateId: { in: [...templateIds] } },
+        _count: { _all: true },
+      });
       const counts = new Map(rows.map((row) => [row.templateId, row._count._all]));
       return templateIds.map((id) => counts.get(id) ?? 0);
     }),

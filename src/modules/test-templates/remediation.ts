@@ -26,7 +26,10 @@ export async function remediationByTtpId(db: Db, ttpIds: readonly string[]): Pro
         const label = mitigation.externalId ? `${mitigation.name} (${mitigation.externalId})` : mitigation.name;
         const general = tidy(mitigation.description);
         const specific = tidy(description);
-        return [`- ${label}${general ? `: ${general}` : ''}`, ...(specific && specific !== general ? [`  For ${technique.ttpId}: ${specific}`] : [])].join('\n');
+        return [
+          `- ${label}${general ? `: ${general}` : ''}`,
+          ...(specific && specific !== general ? [`  For ${technique.ttpId}: ${specific}`] : []),
+        ].join('\n');
       });
     remediation.set(technique.ttpId, [`ATT&CK mitigations for ${technique.ttpId}:`, ...lines].join('\n'));
   }

@@ -55,7 +55,8 @@ builder.mutationFields((t) => ({
     description: 'Changes a template. Imported templates get their upstream fields back at the next import.',
     authScopes: allow(templateRoles.update),
     args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateTestTemplateInput, required: true }) },
-    resolve: (query, _root, { id, input }, context) => templates.updateTemplate(context.services, actorOf(context), String(id), input, query),
+    resolve: (query, _root, { id, input }, context) =>
+      templates.updateTemplate(context.services, actorOf(context), String(id), input, query),
   }),
   toggleTestTemplateActive: t.prismaField({
     type: 'TestTemplate',

@@ -12,7 +12,8 @@ const TEMPLATE_FIELDS = `id name description ttp_technique_id: ttpTechniqueId pl
 const CREATE = `mutation ($input: CreateTestTemplateInput!) { createTestTemplate(input: $input) { ${TEMPLATE_FIELDS} } }`;
 const UPDATE = `mutation ($id: UUID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { ${TEMPLATE_FIELDS} } }`;
 // Describes the PATCH body in the OpenAPI document, whose body is the first document's only variable; never executed.
-const UPDATE_BODY = 'mutation ($input: UpdateTestTemplateInput!) { updateTestTemplate(id: "00000000-0000-0000-0000-000000000000", input: $input) { id } }';
+const UPDATE_BODY =
+  'mutation ($input: UpdateTestTemplateInput!) { updateTestTemplate(id: "00000000-0000-0000-0000-000000000000", input: $input) { id } }';
 
 /**
  * The JSON body as GraphQL input: keys to camelCase, except inside input_arguments, whose keys are argument
@@ -20,7 +21,8 @@ const UPDATE_BODY = 'mutation ($input: UpdateTestTemplateInput!) { updateTestTem
  */
 function templateInput(req: Request): Record<string, unknown> {
   const payload: unknown = req.body ?? {};
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new ValidationError(null, 'The request body must be a JSON object');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new ValidationError(null, 'The request body must be a JSON object');
   const { input_arguments: inputArguments, ...fields } = payload as Record<string, unknown>;
   return { ...(camelizeKeys(fields) as Record<string, unknown>), ...(inputArguments !== undefined ? { inputArguments } : {}) };
 }

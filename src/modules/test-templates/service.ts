@@ -32,7 +32,10 @@ const ttpTechniqueId = z.string().trim().min(1, 'must not be empty').max(64, 'mu
 const platformName = trimmed(64);
 const inputArguments = z
   .record(z.string().min(1).max(200), z.record(z.string(), z.unknown()), 'must be an object of named arguments, each an object')
-  .refine((value) => JSON.stringify(value).length <= MAX_INPUT_ARGUMENTS_BYTES, `must be at most ${MAX_INPUT_ARGUMENTS_BYTES} bytes of JSON`);
+  .refine(
+    (value) => JSON.stringify(value).length <= MAX_INPUT_ARGUMENTS_BYTES,
+    `must be at most ${MAX_INPUT_ARGUMENTS_BYTES} bytes of JSON`,
+  );
 
 const editableFields = {
   name: trimmed(300),
@@ -79,7 +82,13 @@ function templateWhere(filter: z.infer<typeof filterSchema>): Prisma.TestTemplat
   if (filter.isActive != null) where.isActive = filter.isActive;
   if (filter.search) {
     const contains = containsText(filter.search);
-    where.OR = [{ name: contains }, { description: contains }, { ttpTechniqueId: contains }, { toolUsed: contains }, { procedure: contains }];
+    where.OR = [
+      { name: contains },
+      { description: contains },
+      { ttpTechniqueId: contains },
+      { toolUsed: contains },
+      { procedure: contains },
+    ];
   }
   return where;
 }
@@ -144,7 +153,15 @@ async function assertKnownTtpId(db: Db, ttpId: string | null | undefined) {
 async function fieldsFromTest(db: Db, testId: string) {
   const test = await db.test.findUnique({
     where: { id: testId },
-    select: { name: true, description: true, platform: true, procedureText: true, toolUsed: true, remediationSteps: true, technique: { select: { ttpId: true } } },
+    select: {
+      name: true,
+      description: true,
+      platform: true,
+      procedureText: true,
+      toolUsed: true,
+      remediationSteps: true,
+      technique: { select: { ttpId: true } },
+    },
   });
   if (!test) throw new NotFoundError('Test', testId);
   return {
@@ -158,7 +175,8 @@ async function fieldsFromTest(db: Db, testId: string) {
   };
 }
 
-const withoutNulls = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, field]) => field != null)) as Partial<T>;
+const withoutNulls = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field != null)) as Partial<T>;
 
 /**
  * Creates a template from scratch, or from a test (`testId`): the test's name, description, technique,
@@ -207,7 +225,12 @@ export async function updateTemplate(services: Services, actor: Actor, id: strin
     };
     const template = await uow.tx.testTemplate.update({ ...query, where: { id: before.id }, data });
     const audited = { ...changes, ...(platformChange ? { platforms: platformChange } : {}) };
-    await uow.audit({ action: 'update_test_template', entityType: 'test_template', entityId: before.id, details: { name: before.name, changes: audited as Prisma.InputJsonObject } });
+    await uow.audit({
+      action: 'update_test_template',
+      entityType: 'test_template',
+      entityId: before.id,
+      details: { name: before.name, changes: audited as Prisma.InputJsonObject },
+    });
     return template;
   });
 }
@@ -217,7 +240,12 @@ export async function toggleTemplateActive(services: Services, actor: Actor, id:
   return inTransaction(services, actor, async (uow) => {
     const before = await existingTemplate(uow.tx, id);
     const template = await uow.tx.testTemplate.update({ ...query, where: { id: before.id }, data: { isActive: !before.isActive } });
-    await uow.audit({ action: 'toggle_test_template_active', entityType: 'test_template', entityId: before.id, details: { name: before.name, is_active: !before.isActive } });
+    await uow.audit({
+      action: 'toggle_test_template_active',
+      entityType: 'test_template',
+      entityId: before.id,
+      details: { name: before.name, is_active: !before.isActive },
+    });
     return template;
   });
 }

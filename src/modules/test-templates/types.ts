@@ -18,13 +18,23 @@ export const TestTemplateType = builder.prismaObject('TestTemplate', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    ttpTechniqueId: t.exposeString('ttpTechniqueId', { nullable: true, description: 'ATT&CK id (or custom technique id) of the technique the template exercises.' }),
+    ttpTechniqueId: t.exposeString('ttpTechniqueId', {
+      nullable: true,
+      description: 'ATT&CK id (or custom technique id) of the technique the template exercises.',
+    }),
     platform: t.exposeString('platform', { nullable: true, description: 'Primary platform: the first of platforms.' }),
-    platforms: t.exposeStringList('platforms', { description: 'Every platform the template runs on, lower-case (windows, linux, macos, iaas:aws …).' }),
+    platforms: t.exposeStringList('platforms', {
+      description: 'Every platform the template runs on, lower-case (windows, linux, macos, iaas:aws …).',
+    }),
     severity: t.expose('severity', { type: TemplateSeverityEnum }),
     source: t.exposeString('source', { description: 'manual, test (saved from a test) or atomic_red_team.' }),
-    executor: t.exposeString('executor', { nullable: true, description: 'How the procedure runs: powershell, command_prompt, sh, bash, manual …' }),
-    procedure: t.exposeString('procedure', { description: 'The commands or manual steps. Documentation only: the platform never runs them.' }),
+    executor: t.exposeString('executor', {
+      nullable: true,
+      description: 'How the procedure runs: powershell, command_prompt, sh, bash, manual …',
+    }),
+    procedure: t.exposeString('procedure', {
+      description: 'The commands or manual steps. Documentation only: the platform never runs them.',
+    }),
     cleanupCommand: t.exposeString('cleanupCommand', { nullable: true }),
     elevationRequired: t.exposeBoolean('elevationRequired'),
     inputArguments: t.expose('inputArguments', {
@@ -32,9 +42,16 @@ export const TestTemplateType = builder.prismaObject('TestTemplate', {
       description: 'Named arguments referenced as #{name} in the procedure, each with description, type and default.',
     }),
     toolUsed: t.exposeString('toolUsed', { nullable: true }),
-    suggestedRemediation: t.exposeString('suggestedRemediation', { description: 'What to do when the behaviour goes undetected or succeeds.' }),
-    externalId: t.exposeString('externalId', { nullable: true, description: 'Upstream identity (the atomic test GUID for Atomic Red Team).' }),
-    isActive: t.exposeBoolean('isActive', { description: 'Inactive templates are kept (tests may reference them) but not offered for new tests.' }),
+    suggestedRemediation: t.exposeString('suggestedRemediation', {
+      description: 'What to do when the behaviour goes undetected or succeeds.',
+    }),
+    externalId: t.exposeString('externalId', {
+      nullable: true,
+      description: 'Upstream identity (the atomic test GUID for Atomic Red Team).',
+    }),
+    isActive: t.exposeBoolean('isActive', {
+      description: 'Inactive templates are kept (tests may reference them) but not offered for new tests.',
+    }),
     createdById: t.exposeString('createdById', { nullable: true, description: 'The user who created it; null for imported templates.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -42,7 +59,8 @@ export const TestTemplateType = builder.prismaObject('TestTemplate', {
       type: 'Technique',
       nullable: true,
       description: 'The catalog technique with ttpTechniqueId, when the catalog has it.',
-      resolve: (_query, template, _args, context) => (template.ttpTechniqueId ? techniqueLoader(context).load(template.ttpTechniqueId) : null),
+      resolve: (_query, template, _args, context) =>
+        template.ttpTechniqueId ? techniqueLoader(context).load(template.ttpTechniqueId) : null,
     }),
     testCount: t.int({
       description: 'Number of tests created from this template.',
@@ -62,7 +80,12 @@ export const TemplateStatsType = builder.objectRef<TemplateStats>('TestTemplateS
     total: t.exposeInt('total'),
     active: t.exposeInt('active'),
     inactive: t.exposeInt('inactive'),
-    bySource: t.field({ type: [CountByKeyType], complexity: cappedListCost(COUNT_KEYS_MAX), description: 'Templates per source, largest first.', resolve: (stats) => stats.bySource }),
+    bySource: t.field({
+      type: [CountByKeyType],
+      complexity: cappedListCost(COUNT_KEYS_MAX),
+      description: 'Templates per source, largest first.',
+      resolve: (stats) => stats.bySource,
+    }),
     byPlatform: t.field({
       type: [CountByKeyType],
       complexity: cappedListCost(COUNT_KEYS_MAX),
@@ -94,7 +117,11 @@ const templateFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'Inp
   procedure: t.string({ required: false }),
   cleanupCommand: t.string({ required: false }),
   elevationRequired: t.boolean({ required: false }),
-  inputArguments: t.field({ type: 'JSON', required: false, description: 'Object of named arguments, each an object (description, type, default).' }),
+  inputArguments: t.field({
+    type: 'JSON',
+    required: false,
+    description: 'Object of named arguments, each an object (description, type, default).',
+  }),
   toolUsed: t.string({ required: false }),
   suggestedRemediation: t.string({ required: false }),
 });
@@ -102,7 +129,11 @@ const templateFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'Inp
 export const CreateTestTemplateInput = builder.inputType('CreateTestTemplateInput', {
   description: 'A template from scratch (name required), or from a test (testId) whose fields are copied unless given here.',
   fields: (t) => ({
-    testId: t.field({ type: 'UUID', required: false, description: 'Copy name, description, technique, platform, procedure, tool and remediation steps from this test.' }),
+    testId: t.field({
+      type: 'UUID',
+      required: false,
+      description: 'Copy name, description, technique, platform, procedure, tool and remediation steps from this test.',
+    }),
     ...templateFields(t),
   }),
 });

@@ -17,16 +17,25 @@ export async function bootstrapAdmin(services: Services): Promise<BootstrapResul
   const configured = services.config.ADMIN_PASSWORD;
   const password = configured ?? randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
-  const created = await services.prisma.$transaction(async (tx) => {
-    if ((await tx.user.count()) > 0) return false;
-    const user = await tx.user.create({
-      data: { username: 'admin', role: 'admin', passwordHash, displayName: 'Administrator', mustChangePassword: !configured },
-    });
-    await tx.auditLog.create({
-      data: { userId: null, username: 'system', action: 'create_user', entityType: 'user', entityId: user.id, details: { username: 'admin', role: 'admin', bootstrap: true } },
-    });
-    return true;
-  }).catch(() => false);
+  const created = await services.prisma
+    .$transaction(async (tx) => {
+      if ((await tx.user.count()) > 0) return false;
+      const user = await tx.user.create({
+        data: { username: 'admin', role: 'admin', passwordHash, displayName: 'Administrator', mustChangePassword: !configured },
+      });
+      await tx.auditLog.create({
+        data: {
+          userId: null,
+          username: 'system',
+          action: 'create_user',
+          entityType: 'user',
+          entityId: user.id,
+          details: { username: 'admin', role: 'admin', bootstrap: true },
+        },
+      });
+      return true;
+    })
+    .catch(() => false);
   if (!created) return null;
   return { username: 'admin', generatedPassword: configured ? undefined : password };
 }

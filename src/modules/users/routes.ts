@@ -34,7 +34,13 @@ export const userRoutes: Route[] = [
         items { ${USER_FIELDS} } total offset limit
       }
     }`,
-    variables: { role: query('role'), isActive: query('is_active'), search: query('search'), offset: query('offset'), limit: query('limit') },
+    variables: {
+      role: query('role'),
+      isActive: query('is_active'),
+      search: query('search'),
+      offset: query('offset'),
+      limit: query('limit'),
+    },
   },
   {
     method: 'POST',

@@ -98,8 +98,16 @@ export async function createUser(services: Services, actor: Principal, input: un
     // Usernames differing only in case would be indistinguishable to people.
     const taken = await uow.tx.user.findFirst({ where: { username: equalsText(data.username) }, select: { id: true } });
     if (taken) throw new ConflictError(`Username ${data.username} is already taken`);
-    const user = await uow.tx.user.create({ ...query, data: { ...data, passwordHash, mustChangePassword: true, passwordChangedAt: new Date() } });
-    await uow.audit({ action: 'create_user', entityType: 'user', entityId: user.id, details: { username: data.username, role: data.role } });
+    const user = await uow.tx.user.create({
+      ...query,
+      data: { ...data, passwordHash, mustChangePassword: true, passwordChangedAt: new Date() },
+    });
+    await uow.audit({
+      action: 'create_user',
+      entityType: 'user',
+      entityId: user.id,
+      details: { username: data.username, role: data.role },
+    });
     uow.emit('user.changed', { userId: user.id, change: 'created' });
     return user;
   });
@@ -153,7 +161,8 @@ async function existingUser(uow: UnitOfWork, id: string): Promise<User> {
  * admins are locked, so two admins deactivating each other at the same moment cannot both succeed.
  */
 async function assertAdminsRemain(uow: UnitOfWork, actor: Principal, target: User, changes: UserChanges): Promise<void> {
-  const losesAdmin = target.role === Role.admin && target.isActive && ((changes.role && changes.role !== Role.admin) || changes.isActive === false);
+  const losesAdmin =
+    target.role === Role.admin && target.isActive && ((changes.role && changes.role !== Role.admin) || changes.isActive === false);
   if (!losesAdmin) return;
   if (target.id === actor.userId) throw new SelfLockoutError('You cannot deactivate or demote your own account');
   const admins = await uow.tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM users WHERE role = 'admin' AND is_active FOR UPDATE`;

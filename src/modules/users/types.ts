@@ -7,7 +7,11 @@ import { privateUserFieldAccess } from './permissions.ts';
 export const RoleEnum = builder.enumType(Role, { name: 'Role' });
 
 /** The scope of a private field: readable by the user themself and admins (see privateUserFieldAccess). */
-const privateField = { authScopes: (user: { id: string }, _args: object, context: Context) => ({ access: privateUserFieldAccess(context.auth.principal, user.id) }) };
+const privateField = {
+  authScopes: (user: { id: string }, _args: object, context: Context) => ({
+    access: privateUserFieldAccess(context.auth.principal, user.id),
+  }),
+};
 
 export const UserType = builder.prismaObject('User', {
   description: 'A user account, as admins and the user themself see it. Passwords are never exposed; other users appear as UserSummary.',
@@ -25,7 +29,8 @@ export const UserType = builder.prismaObject('User', {
     preferences: t.field({
       type: 'JSON',
       nullable: true,
-      description: 'Notification toggles (in_app_<event>, email_<event>) and UI theme, merged over the defaults. Only the user themself or an admin may read them.',
+      description:
+        'Notification toggles (in_app_<event>, email_<event>) and UI theme, merged over the defaults. Only the user themself or an admin may read them.',
       ...privateField,
       resolve: (user) => effectivePreferences(user.preferences),
     }),

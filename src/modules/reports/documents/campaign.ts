@@ -1,4 +1,3 @@
-
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { CoverageStatus, DetectionResult, TestState, ValidationStatus } from '../../../generated/prisma/enums.ts';
 import { NotFoundError } from '../../../errors.ts';
@@ -51,12 +50,14 @@ export interface CampaignDocument extends DocumentBase {
   tests: CampaignTestRow[];
 }
 
-
 /** A purple campaign: its metadata, test figures, results per technique and every test. */
 export async function campaignDocument(services: Services, id: string): Promise<CampaignDocument> {
   const db = services.prisma;
   const campaign = isUuid(id)
-    ? await db.campaign.findUnique({ where: { id }, include: { threatActor: { select: { name: true } }, createdBy: { select: { username: true } } } })
+    ? await db.campaign.findUnique({
+        where: { id },
+        include: { threatActor: { select: { name: true } }, createdBy: { select: { username: true } } },
+      })
     : null;
   if (!campaign) throw new NotFoundError('Campaign', id);
   const [figures, techniques, tests] = await Promise.all([
@@ -74,8 +75,15 @@ export async function campaignDocument(services: Services, id: string): Promise<
       where: { campaignId: id },
       orderBy: [{ technique: { ttpId: 'asc' } }, { createdAt: 'asc' }, { id: 'asc' }],
       select: {
-        id: true, name: true, state: true, detectionResult: true, redValidationStatus: true, blueValidationStatus: true,
-        executionDate: true, decidedAt: true, technique: { select: { ttpId: true } },
+        id: true,
+        name: true,
+        state: true,
+        detectionResult: true,
+        redValidationStatus: true,
+        blueValidationStatus: true,
+        executionDate: true,
+        decidedAt: true,
+        technique: { select: { ttpId: true } },
       },
     }),
   ]);

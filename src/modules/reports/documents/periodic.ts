@@ -83,7 +83,11 @@ export async function executiveDocument(services: Services): Promise<ExecutiveDo
 
 /** Coverage percentage of the latest snapshot taken before `at`. */
 async function snapshotCoverage(services: Services, at: Date): Promise<number | null> {
-  const snapshot = await services.prisma.snapshot.findFirst({ where: { createdAt: { lt: at } }, orderBy: { createdAt: 'desc' }, select: { coveragePercentage: true } });
+  const snapshot = await services.prisma.snapshot.findFirst({
+    where: { createdAt: { lt: at } },
+    orderBy: { createdAt: 'desc' },
+    select: { coveragePercentage: true },
+  });
   return snapshot?.coveragePercentage ?? null;
 }
 
@@ -116,7 +120,13 @@ export async function quarterlyDocument(services: Services, year?: number | null
     title: `Quarterly summary ${period.label}`,
     subtitle: `${period.from.toISOString().slice(0, 10)} to ${new Date(period.to.getTime() - 1).toISOString().slice(0, 10)}${running ? ' (quarter in progress)' : ''}`,
     generated_at: now.toISOString(),
-    period: { year: period.year, quarter: period.quarter, from: period.from.toISOString(), to: period.to.toISOString(), label: period.label },
+    period: {
+      year: period.year,
+      quarter: period.quarter,
+      from: period.from.toISOString(),
+      to: period.to.toISOString(),
+      label: period.label,
+    },
     ...figures,
     coverage_trend: {
       start,

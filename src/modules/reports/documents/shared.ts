@@ -63,7 +63,8 @@ export interface DetectionFigures {
 }
 
 function DETECTION_COLUMNS(validated: Prisma.Sql) {
-  const counted = (result: string) => Prisma.sql`count(*) FILTER (WHERE ${validated} AND s.detection_result = ${Prisma.raw(`'${result}'`)})`;
+  const counted = (result: string) =>
+    Prisma.sql`count(*) FILTER (WHERE ${validated} AND s.detection_result = ${Prisma.raw(`'${result}'`)})`;
   const results = Prisma.sql`count(*) FILTER (WHERE ${validated} AND s.detection_result IS NOT NULL)`;
   return Prisma.sql`
     ${counted('detected')}::int AS detected,
@@ -104,7 +105,8 @@ export interface PeriodTestFigures extends DetectionFigures {
   open_now: number;
 }
 
-const within = (column: Prisma.Sql, period: Period) => Prisma.sql`(${column} >= ${period.from}::timestamptz AND ${column} < ${period.to}::timestamptz)`;
+const within = (column: Prisma.Sql, period: Period) =>
+  Prisma.sql`(${column} >= ${period.from}::timestamptz AND ${column} < ${period.to}::timestamptz)`;
 
 /** Each figure is a range or state condition on its own, so indexes on execution_date, decided_at and state serve it. */
 export async function periodTestFigures(services: Services, period: Period): Promise<PeriodTestFigures> {

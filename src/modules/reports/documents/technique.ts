@@ -1,4 +1,3 @@
-
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { CoverageStatus, DetectionResult, RemediationStatus, TestState } from '../../../generated/prisma/enums.ts';
 import { NotFoundError } from '../../../errors.ts';
@@ -46,7 +45,6 @@ export interface TechniqueDocument extends DocumentBase {
   tests: TechniqueTestRow[];
 }
 
-
 /** One technique (by id or ttp id): coverage, score, risk, threat actors, figures over every test and the latest tests. */
 export async function techniqueDocument(services: Services, key: string): Promise<TechniqueDocument> {
   const db = services.prisma;
@@ -56,14 +54,25 @@ export async function techniqueDocument(services: Services, key: string): Promis
     db.tactic.findMany({ where: { shortName: { in: technique.tactics } }, select: { shortName: true, name: true } }),
     techniqueScores(services, [technique.id]),
     db.threatActorTechnique.count({ where: { techniqueId: technique.id } }),
-    db.threatActor.findMany({ where: { techniques: { some: { techniqueId: technique.id } } }, orderBy: { name: 'asc' }, take: ACTOR_NAMES, select: { name: true } }),
+    db.threatActor.findMany({
+      where: { techniques: { some: { techniqueId: technique.id } } },
+      orderBy: { name: 'asc' },
+      take: ACTOR_NAMES,
+      select: { name: true },
+    }),
     testFigures(services, Prisma.sql`s.technique_id = ${technique.id}::uuid`),
     db.test.findMany({
       where: { techniqueId: technique.id },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: TECHNIQUE_TEST_ROWS,
       select: {
-        id: true, name: true, state: true, detectionResult: true, executionDate: true, decidedAt: true, remediationStatus: true,
+        id: true,
+        name: true,
+        state: true,
+        detectionResult: true,
+        executionDate: true,
+        decidedAt: true,
+        remediationStatus: true,
         campaign: { select: { name: true } },
       },
     }),

@@ -63,7 +63,12 @@ export class PdfReport {
       size: 'A4',
       margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_SPACE },
       bufferPages: true,
-      info: { Title: printable(meta.title), Author: 'Violet', Subject: printable(meta.subtitle ?? meta.title), CreationDate: new Date(meta.generatedAt) },
+      info: {
+        Title: printable(meta.title),
+        Author: 'Violet',
+        Subject: printable(meta.subtitle ?? meta.title),
+        CreationDate: new Date(meta.generatedAt),
+      },
     });
     this.width = this.doc.page.width - 2 * MARGIN;
     this.runs = new TextRuns(this.doc);
@@ -90,7 +95,10 @@ export class PdfReport {
   }
 
   /** One line of text (cut to fit), placed without the line-wrapping pass; right-aligned within `width` on request. */
-  private line(text: string, options: { font?: string; size?: number; color?: string; x: number; y: number; width: number; align?: 'left' | 'right' }) {
+  private line(
+    text: string,
+    options: { font?: string; size?: number; color?: string; x: number; y: number; width: number; align?: 'left' | 'right' },
+  ) {
     const { font = FONT, size = 10, color = COLORS.text, x, y, width, align = 'left' } = options;
     const shown = this.clip(text, width, font, size);
     const offset = align === 'right' ? width - this.runs.width(font, size, shown) : 0;
@@ -99,7 +107,10 @@ export class PdfReport {
     this.runs.write(font, size, [{ text: shown, x: x + offset, y }]);
   }
 
-  private write(text: string, options: { font?: string; size?: number; color?: string; x?: number; y?: number } & PDFKit.Mixins.TextOptions = {}) {
+  private write(
+    text: string,
+    options: { font?: string; size?: number; color?: string; x?: number; y?: number } & PDFKit.Mixins.TextOptions = {},
+  ) {
     const { font = FONT, size = 10, color = COLORS.text, x, y, ...rest } = options;
     this.doc.font(font).fontSize(size).fillColor(color);
     if (x !== undefined && y !== undefined) this.doc.text(printable(text), x, y, rest);
@@ -116,7 +127,12 @@ export class PdfReport {
 
   private rule() {
     const y = this.doc.y;
-    this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+    this.doc
+      .moveTo(this.left, y)
+      .lineTo(this.left + this.width, y)
+      .lineWidth(0.5)
+      .strokeColor(COLORS.rule)
+      .stroke();
     this.doc.y = y + 8;
   }
 
@@ -157,7 +173,10 @@ export class PdfReport {
   /** Label–value lines (metadata of the report's subject). */
   details(rows: [string, string][]) {
     for (const [label, value] of rows) {
-      const height = this.doc.font(FONT).fontSize(10).heightOfString(printable(value), { width: this.width - 130 });
+      const height = this.doc
+        .font(FONT)
+        .fontSize(10)
+        .heightOfString(printable(value), { width: this.width - 130 });
       this.ensure(height + 4);
       const y = this.doc.y;
       this.write(label, { font: BOLD, size: 10, x: this.left, y, width: 125 });
@@ -227,8 +246,13 @@ export class PdfReport {
       this.runs.write(row.font, size, placed);
       this.doc.y = y + row.height;
     };
-    const header = prepare(columns.map((column) => column.header), BOLD);
-    const body = rows.length ? rows.map((row) => prepare(row, FONT)) : [prepare([options.empty ?? 'None', ...columns.slice(1).map(() => '')], FONT)];
+    const header = prepare(
+      columns.map((column) => column.header),
+      BOLD,
+    );
+    const body = rows.length
+      ? rows.map((row) => prepare(row, FONT))
+      : [prepare([options.empty ?? 'None', ...columns.slice(1).map(() => '')], FONT)];
     // A short table is kept together; a long one starts with its header and at least three rows.
     const whole = header.height + body.reduce((sum, row) => sum + row.height, 0);
     this.ensure(whole <= 260 ? whole : header.height + body.slice(0, 3).reduce((sum, row) => sum + row.height, 0));
@@ -240,7 +264,12 @@ export class PdfReport {
       }
       drawRow(row, rows.length && index % 2 ? '#fafafa' : null);
     });
-    this.doc.moveTo(this.left, this.doc.y).lineTo(this.left + this.width, this.doc.y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+    this.doc
+      .moveTo(this.left, this.doc.y)
+      .lineTo(this.left + this.width, this.doc.y)
+      .lineWidth(0.5)
+      .strokeColor(COLORS.rule)
+      .stroke();
     this.doc.x = this.left;
     this.doc.font(FONT).fontSize(size).moveDown(0.8);
   }
@@ -253,9 +282,21 @@ export class PdfReport {
       const bottomMargin = this.doc.page.margins.bottom;
       this.doc.page.margins.bottom = 0;
       const y = this.doc.page.height - MARGIN - FOOTER_SPACE + 14;
-      this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+      this.doc
+        .moveTo(this.left, y)
+        .lineTo(this.left + this.width, y)
+        .lineWidth(0.5)
+        .strokeColor(COLORS.rule)
+        .stroke();
       this.line(this.meta.title, { size: 7.5, color: COLORS.muted, x: this.left, y: y + 5, width: this.width - 90 });
-      this.line(`Page ${index - start + 1} of ${count}`, { size: 7.5, color: COLORS.muted, x: this.left + this.width - 80, y: y + 5, width: 80, align: 'right' });
+      this.line(`Page ${index - start + 1} of ${count}`, {
+        size: 7.5,
+        color: COLORS.muted,
+        x: this.left + this.width - 80,
+        y: y + 5,
+        width: 80,
+        align: 'right',
+      });
       this.write(this.meta.notice, { size: 6.5, color: COLORS.muted, x: this.left, y: y + 17, width: this.width });
       this.doc.page.margins.bottom = bottomMargin;
     }

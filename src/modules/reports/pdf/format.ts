@@ -5,7 +5,8 @@ export const percent = (value: number | null | undefined) => (value == null ? 'n
 export const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '-');
 export const count = (value: number) => value.toLocaleString('en-US');
 /** not_covered → Not covered */
-export const words = (value: string | null | undefined) => (value ? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') : '-');
+export const words = (value: string | null | undefined) =>
+  value ? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') : '-';
 
 export const STATUS_COLORS: Record<string, string> = {
   validated: '#15803d',
@@ -80,7 +81,15 @@ export const testFigureBoxes = (figures: TestFigures) => [
 ];
 
 export const stateBars = (figures: TestFigures): Bar[] =>
-  (Object.keys(STATE_COLORS) as (keyof TestFigures['by_state'])[]).map((state) => ({ label: words(state), value: figures.by_state[state], color: STATE_COLORS[state] }));
+  (Object.keys(STATE_COLORS) as (keyof TestFigures['by_state'])[]).map((state) => ({
+    label: words(state),
+    value: figures.by_state[state],
+    color: STATE_COLORS[state],
+  }));
 
 export const resultBars = (figures: { detected: number; partially_detected: number; not_detected: number }): Bar[] =>
-  (['detected', 'partially_detected', 'not_detected'] as const).map((result) => ({ label: words(result), value: figures[result], color: RESULT_COLORS[result] }));
+  (['detected', 'partially_detected', 'not_detected'] as const).map((result) => ({
+    label: words(result),
+    value: figures[result],
+    color: RESULT_COLORS[result],
+  }));

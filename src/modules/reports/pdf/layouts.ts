@@ -31,7 +31,10 @@ const percentOf100 = { max: 100, format: percent };
 
 function gapsTable(pdf: PdfReport, gaps: Gap[]) {
   pdf.section('Top coverage gaps');
-  pdf.paragraph('Not covered first, then partially covered, then never evaluated; by risk score, then by the number of threat actors using the technique.', { muted: true });
+  pdf.paragraph(
+    'Not covered first, then partially covered, then never evaluated; by risk score, then by the number of threat actors using the technique.',
+    { muted: true },
+  );
   pdf.table(
     [
       { header: 'ID', width: 1.2 },
@@ -41,7 +44,14 @@ function gapsTable(pdf: PdfReport, gaps: Gap[]) {
       { header: 'Threat actors', width: 1.4, align: 'right' },
       { header: 'Tests', width: 0.9, align: 'right' },
     ],
-    gaps.map((gap) => [gap.ttp_id, gap.name, words(gap.status), gap.risk_score == null ? '-' : gap.risk_score.toFixed(1), count(gap.actor_count), count(gap.tests_total)]),
+    gaps.map((gap) => [
+      gap.ttp_id,
+      gap.name,
+      words(gap.status),
+      gap.risk_score == null ? '-' : gap.risk_score.toFixed(1),
+      count(gap.actor_count),
+      count(gap.tests_total),
+    ]),
     { empty: 'No gaps' },
   );
 }
@@ -126,10 +136,16 @@ function quarterlySummary(pdf: PdfReport, report: QuarterlyDocument) {
     { label: 'Coverage at end', value: percent(trend.end) },
     { label: 'Change', value: trend.change == null ? 'n/a' : `${trend.change > 0 ? '+' : ''}${trend.change.toFixed(1)} pts` },
   ]);
-  pdf.paragraph('Coverage at start and end come from the latest posture snapshot before each date (the live figure while the quarter runs).', { muted: true });
+  pdf.paragraph(
+    'Coverage at start and end come from the latest posture snapshot before each date (the live figure while the quarter runs).',
+    { muted: true },
+  );
   pdf.barChart('Techniques by coverage status', statusBars(report.coverage));
   periodTests(pdf, report);
-  pdf.barChart('Tests validated per month', report.by_month.map((month) => ({ label: month.month, value: month.validated })));
+  pdf.barChart(
+    'Tests validated per month',
+    report.by_month.map((month) => ({ label: month.month, value: month.validated })),
+  );
   pdf.table(
     [
       { header: 'Month', width: 2 },
@@ -148,7 +164,12 @@ function quarterlySummary(pdf: PdfReport, report: QuarterlyDocument) {
       { header: 'Tests', width: 1, align: 'right' },
       { header: 'Validated', width: 1.2, align: 'right' },
     ],
-    report.campaigns.completed.map((campaign) => [campaign.name, day(campaign.completed_at), count(campaign.tests_total), count(campaign.tests_validated)]),
+    report.campaigns.completed.map((campaign) => [
+      campaign.name,
+      day(campaign.completed_at),
+      count(campaign.tests_total),
+      count(campaign.tests_validated),
+    ]),
     { empty: 'No campaign completed' },
   );
   gapsTable(pdf, report.top_gaps);
@@ -186,7 +207,16 @@ function campaign(pdf: PdfReport, report: CampaignDocument) {
       { header: 'Partial', width: 1, align: 'right' },
       { header: 'Missed', width: 1, align: 'right' },
     ],
-    report.techniques.map((row) => [row.ttp_id, row.name, words(row.status), count(row.tests_total), count(row.tests_validated), count(row.detected), count(row.partially_detected), count(row.not_detected)]),
+    report.techniques.map((row) => [
+      row.ttp_id,
+      row.name,
+      words(row.status),
+      count(row.tests_total),
+      count(row.tests_validated),
+      count(row.detected),
+      count(row.partially_detected),
+      count(row.not_detected),
+    ]),
     { empty: 'No tests in this campaign' },
   );
   pdf.section('Tests');
@@ -224,12 +254,18 @@ function technique(pdf: PdfReport, report: TechniqueDocument) {
     ['Coverage status', words(t.status)],
     ['Score', report.score ? `${report.score.score.toFixed(1)} / 100` : '-'],
     ['Risk score', report.risk ? report.risk.score.toFixed(1) : 'not computed'],
-    ['Threat actors', report.threat_actors.count ? `${count(report.threat_actors.count)}: ${report.threat_actors.names.join(', ')}${report.threat_actors.count > report.threat_actors.names.length ? ', …' : ''}` : 'none known'],
+    [
+      'Threat actors',
+      report.threat_actors.count
+        ? `${count(report.threat_actors.count)}: ${report.threat_actors.names.join(', ')}${report.threat_actors.count > report.threat_actors.names.length ? ', …' : ''}`
+        : 'none known',
+    ],
     ['Source', t.is_custom ? 'Custom technique' : (t.url ?? 'ATT&CK')],
   ]);
   if (t.description) {
     pdf.section('Description');
-    const description = t.description.length > DESCRIPTION_CHARS ? `${t.description.slice(0, DESCRIPTION_CHARS).trimEnd()}…` : t.description;
+    const description =
+      t.description.length > DESCRIPTION_CHARS ? `${t.description.slice(0, DESCRIPTION_CHARS).trimEnd()}…` : t.description;
     pdf.paragraph(description);
   }
   pdf.section('Tests');
