@@ -10,13 +10,13 @@ import {
   type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { requestTypeOf } from '../rest-adapter/body.ts';
 import { routes } from '../rest-adapter/routes.ts';
 import type { Route } from '../rest-adapter/types.ts';
 import { ALL_ROLES, type Role } from '../src/auth/roles.ts';
 import { schema } from '../src/graphql/schema.ts';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import { useTestApp } from './helpers/app.ts';
 
 /** The root fields the spec lets anyone call; every other field must refuse anonymous callers. */
 const PUBLIC_FIELDS = new Set(['Mutation.login', 'Query.health']);
@@ -40,7 +40,6 @@ function expectedOutcome(route: Route, caller: Caller): Outcome {
 /** Path parameters become a random UUID, technique keys an id that exists nowhere. */
 const concretePath = (path: string) => path.replace(/:(\w+)/g, (_match, name: string) => (name === 'ttp_id' ? 'T0000' : randomUUID()));
 
-let app: TestApp;
 const tokens = new Map<Role, string>();
 const tested = new Set<string>();
 
@@ -73,11 +72,11 @@ const UNREACHABLE_SOURCES = Object.fromEntries(
   ]),
 );
 
+const app = useTestApp(UNREACHABLE_SOURCES);
+
 beforeAll(async () => {
-  app = await startTestApp(UNREACHABLE_SOURCES);
   for (const role of ALL_ROLES) tokens.set(role, await freshToken(role));
 });
-afterAll(() => app.close());
 
 describe('REST authorization matrix', () => {
   describe.each(routes.map((route) => [keyOf(route), route] as const))('%s', (key, route) => {

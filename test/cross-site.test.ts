@@ -1,24 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from './helpers/app.ts';
+import { startTestApp, useTestApp, TEST_PASSWORD } from './helpers/app.ts';
 
-let app: TestApp;
 let adminToken: string;
 let adminCookie: string;
 let ownOrigin: string;
 const FOREIGN = 'https://attacker.example';
 
+const app = useTestApp();
+
 beforeAll(async () => {
-  app = await startTestApp();
   const admin = await app.createUser({ role: 'admin' });
   adminToken = await app.login(admin.username);
   adminCookie = `svc_token=${adminToken}`;
   ownOrigin = app.url;
 });
-afterAll(() => app.close());
 
 const newUser = () => ({ username: `made_${randomBytes(4).toString('hex')}`, password: 'a fresh strong password', role: 'admin' });
 

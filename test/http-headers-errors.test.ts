@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from './helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, useTestApp, TEST_PASSWORD } from './helpers/app.ts';
 
-let app: TestApp;
 let token: string;
 
 // The default NODE_ENV: the one under which stack traces used to leak.
+const app = useTestApp({ NODE_ENV: 'development' });
+
 beforeAll(async () => {
-  app = await startTestApp({ NODE_ENV: 'development' });
   token = await app.tokenFor('admin');
 });
-afterAll(() => app.close());
 
 const graphqlPost = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${app.url}/graphql`, {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app.ts';
 
 // One connection and a short wait for it: a burst of concurrent requests must overflow the pool.
-let app: TestApp;
 let tokens: string[];
 
+const app = useTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT: '200ms' });
+
 beforeAll(async () => {
-  app = await startTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT: '200ms' });
   tokens = [];
   for (let index = 0; index < 4; index++) {
     const user = await app.createUser({ role: 'red_tech' });
     tokens.push(await app.login(user.username));
   }
-});
-
-afterAll(async () => {
-  await app?.close();
 });
 
 const THEMES = ['light', 'dark', 'system'] as const;

@@ -8,11 +8,11 @@ import {
   type GraphQLNamedType,
   type GraphQLObjectType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/graphql/schema.ts';
 import { PUBLIC_USER_FIELDS } from '../src/modules/users/permissions.ts';
-import { startTestApp, type TestApp } from './helpers/app.ts';
-import { team, technique, type Team } from './tests-fixtures.ts';
+import { useTestApp } from './helpers/app.ts';
+import { team, technique, type Team } from './helpers/test-runs.ts';
 
 /**
  * Generated from the schema: every field whose type is a user (the `User` type or any other variant of the User
@@ -97,11 +97,11 @@ function usersIn(value: unknown, found: Record<string, unknown>[] = []): Record<
   return found;
 }
 
-let app: TestApp;
 let members: Team;
 
+const app = useTestApp();
+
 beforeAll(async () => {
-  app = await startTestApp();
   members = await team(app);
   // Every private field of every other user holds a value, so that a leak cannot hide behind a null.
   for (const member of Object.values(members)) {
@@ -131,7 +131,6 @@ beforeAll(async () => {
   });
   expect((await app.api('POST', '/snapshots', { token: admin.token, body: { name: 'Visibility' } })).status).toBe(201);
 });
-afterAll(() => app?.close());
 
 describe('other users as a viewer sees them', () => {
   const paths = pathsFromQuery();

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -153,4 +154,28 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   };
   return testApp;
+}
+
+type AppEnv = Record<string, string> | (() => Record<string, string>);
+
+/**
+ * The start-a-server fixture of a test file: a real service started before the file's first test (after the
+ * `beforeAll` hooks registered earlier, so `env` may be a function reading their results) and closed after its
+ * last. The returned handle forwards to that service.
+ */
+export function useTestApp(env: AppEnv = {}): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(typeof env === 'function' ? env() : env);
+  });
+  afterAll(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  return new Proxy({} as TestApp, {
+    get(_target, key) {
+      if (!app) throw new Error('The test server runs only between beforeAll and afterAll');
+      return Reflect.get(app, key);
+    },
+  });
 }
