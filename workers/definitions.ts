@@ -4,7 +4,8 @@ import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
 import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
 
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /** Every background job of the service. API processes schedule them; workers (or the embedded runner) run them. */
 export const jobDefinitions: JobDefinition[] = [
@@ -17,6 +18,16 @@ export const jobDefinitions: JobDefinition[] = [
       const purged = await services.revocations.purgeExpired();
       services.log.info({ purged }, 'expired token revocations purged');
       return { purged };
+    },
+  },
+  {
+    name: 'reconcile-schedules',
+    queue: QueueName.maintenance,
+    description: 'Bring the scheduler in line with the database (repairs a schedule change whose queue update failed)',
+    repeat: { every: 10 * MINUTE },
+    async run(_data, services) {
+      await services.jobs.reconcileSchedules();
+      return { reconciled: true };
     },
   },
   ...dataSourcesJobs,

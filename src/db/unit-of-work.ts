@@ -1,7 +1,8 @@
 import { event } from '../events/bus.ts';
 import type { DomainEvent, DomainEventType, EventOf } from '../events/types.ts';
-import type { Services } from '../services.ts';
-import type { Db, Prisma } from './client.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Logger } from '../logger.ts';
+import type { Db, Prisma, PrismaClient } from './client.ts';
 
 /** Who performs a change, as recorded in the audit log. */
 export interface Actor {
@@ -34,29 +35,46 @@ export interface TransactionOptions {
   isolationLevel?: Prisma.TransactionIsolationLevel;
 }
 
-/** One transaction: the change, its audit entries, and the domain events published once it commits. */
+/** One transaction: the change, its audit entries, and what happens once it commits. */
 export interface UnitOfWork {
   tx: Db;
   actor: Actor;
   audit(entry: AuditInput): Promise<void>;
+  /** A domain event, published (and handed to its consumers) only once the transaction has committed. */
   emit<K extends DomainEventType>(type: K, payload: EventOf<K>['payload']): void;
+  /**
+   * Work outside the database (scheduler entries, queued jobs) that must follow this change: runs once the
+   * transaction has committed, in registration order, never after a rollback.
+   */
+  afterCommit(work: () => Promise<unknown>): void;
+}
+
+/** What a transaction needs from the process: the database, the event bus, and a log for after-commit failures. */
+export interface TransactionDeps {
+  prisma: PrismaClient;
+  bus: EventBus;
+  log: Logger;
 }
 
 const isObject = (value: Prisma.InputJsonValue): value is Prisma.InputJsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Runs `work` in a database transaction. Audit entries are written inside it; events are published only
- * after the commit, so no consumer ever sees a change that was rolled back.
+ * Runs `work` in a database transaction. Audit entries are written inside it; events are published and
+ * after-commit work runs only after the commit, so nothing outside the database follows a rolled-back change.
+ * The change stands when after-commit work fails: every callback still runs, the failures are logged, and the
+ * first one is thrown to the caller (e.g. 503 QUEUE_UNAVAILABLE), whose state is repaired by the job runner's
+ * periodic schedule reconciliation.
  */
 export async function inTransaction<T>(
-  services: Pick<Services, 'prisma' | 'bus'>,
+  deps: TransactionDeps,
   actor: Actor,
   work: (uow: UnitOfWork) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await services.prisma.$transaction(
+  const committed: (() => Promise<unknown>)[] = [];
+  const result = await deps.prisma.$transaction(
     async (tx) =>
       work({
         tx,
@@ -65,17 +83,32 @@ export async function inTransaction<T>(
           const { action, entityType, entityId = null, details = {} } = entry;
           const run = actor.syncRun;
           const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
-          await tx.auditLog.create({
-            data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded },
-          });
+          await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded } });
           await run?.record(tx, entry);
         },
         emit(type, payload) {
           events.push(event(type, payload, actor.userId) as DomainEvent);
         },
+        afterCommit(callback) {
+          committed.push(callback);
+        },
       }),
     options,
   );
-  await services.bus.publish(events);
+  await deps.bus.publish(events);
+  await runAfterCommit(committed, deps.log);
   return result;
+}
+
+async function runAfterCommit(callbacks: readonly (() => Promise<unknown>)[], log: Logger): Promise<void> {
+  const failures: unknown[] = [];
+  for (const callback of callbacks) {
+    try {
+      await callback();
+    } catch (error) {
+      log.warn({ err: error }, 'after-commit work failed; the committed change stands');
+      failures.push(error);
+    }
+  }
+  if (failures.length) throw failures[0];
 }

@@ -101,17 +101,29 @@ export class BullmqJobRunner implements JobRunner {
     });
   }
 
+  assertAvailable(): void {
+    if (this.queueConnection.status !== 'ready') throw this.unavailable();
+  }
+
+  async reconcileSchedules(): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      if (definition.schedules) await this.registerSchedules(definition);
+    }
+  }
+
+  private unavailable(): ServiceUnavailableError {
+    return new ServiceUnavailableError('The job queue is unavailable; retry shortly', QUEUE_RETRY_AFTER_SECONDS, 'QUEUE_UNAVAILABLE');
+  }
+
   /** Runs a queue operation, or answers 503 QUEUE_UNAVAILABLE when Redis is unreachable or stops answering. */
   private async reachable<T>(operation: () => Promise<T>): Promise<T> {
-    const unavailable = () =>
-      new ServiceUnavailableError('The job queue is unavailable; retry shortly', QUEUE_RETRY_AFTER_SECONDS, 'QUEUE_UNAVAILABLE');
-    if (this.queueConnection.status !== 'ready') throw unavailable();
+    this.assertAvailable();
     try {
       return await operation();
     } catch (error) {
       if (error instanceof DomainError) throw error;
       this.log.warn({ err: error }, 'job queue operation failed');
-      throw unavailable();
+      throw this.unavailable();
     }
   }
 

@@ -52,9 +52,24 @@ export class InProcessJobRunner implements JobRunner {
   async start(): Promise<void> {
     this.started = true;
     for (const schedule of this.schedules.values()) this.arm(schedule, nextRun(schedule.repeat));
+    await this.reconcileSchedules();
+  }
+
+  /** Always reachable: the schedules live in this process. */
+  assertAvailable(): void {}
+
+  async reconcileSchedules(): Promise<void> {
     for (const definition of this.definitions.values()) {
-      for (const schedule of (await definition.schedules?.(this.services())) ?? []) {
-        await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+      if (!definition.schedules) continue;
+      const wanted = await definition.schedules(this.services());
+      for (const schedule of wanted) {
+        const held = this.schedules.get(schedule.id);
+        const same = held && JSON.stringify([held.repeat, held.data]) === JSON.stringify([schedule.repeat, schedule.data]);
+        if (!same) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+      }
+      const keep = new Set(wanted.map((schedule) => schedule.id));
+      for (const [id, schedule] of this.schedules) {
+        if (schedule.definition === definition && !keep.has(id)) await this.removeSchedule(id);
       }
     }
   }

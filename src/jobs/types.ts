@@ -59,6 +59,13 @@ export interface JobRunner {
   upsertSchedule(id: string, jobName: string, repeat: Repeat, data?: Record<string, unknown>): Promise<void>;
   /** Removes the recurring schedule `id` (nothing happens when there is none). */
   removeSchedule(id: string): Promise<void>;
+  /**
+   * Throws 503 QUEUE_UNAVAILABLE when the queue is known to be unreachable now. Called inside a transaction
+   * before it registers after-commit queue work, so an outage refuses the change instead of splitting it.
+   */
+  assertAvailable(): void;
+  /** Registers every job's run-time schedules from the database again and drops stale ones (periodic repair). */
+  reconcileSchedules(): Promise<void>;
   status(): Promise<SchedulerStatus>;
   /**
    * How many processes work `queue` now (every queue when omitted: the fewest of any), or null when unknown.

@@ -68,7 +68,7 @@ export async function runCampaignOccurrence(services: Services, data: Occurrence
         if (campaign.startDate && occurrence < campaign.startDate) return { skipped: 'before start_date', occurrence: at };
         if (campaign.endDate && occurrence > campaign.endDate) {
           // No later occurrence can run either: the scheduler entry goes.
-          await services.jobs.removeSchedule(scheduleIdOf(campaign.id));
+          uow.afterCommit(() => services.jobs.removeSchedule(scheduleIdOf(campaign.id)));
           return { skipped: 'after end_date', occurrence: at };
         }
         const key = { campaignId_occurrence: { campaignId: campaign.id, occurrence } };

@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
+import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { ValidationError } from '../../errors.ts';
 import type { Campaign } from '../../generated/prisma/client.ts';
 import type { DynamicSchedule, Repeat } from '../../jobs/types.ts';
@@ -79,8 +79,17 @@ export function repeatOf(campaign: Pick<Campaign, 'status' | 'recurrence' | 'end
 
 const scheduleData = (campaign: Pick<Campaign, 'id' | 'name'>) => ({ campaignId: campaign.id, name: campaign.name });
 
+/**
+ * Makes the campaign's scheduler entry follow the change once it commits; while the queue is known to be
+ * unreachable the change is refused (503) instead of being kept without its schedule.
+ */
+export function followSchedule(services: Services, uow: UnitOfWork, campaign: Campaign): void {
+  services.jobs.assertAvailable();
+  uow.afterCommit(() => applySchedule(services, campaign));
+}
+
 /** Registers, replaces or removes the campaign's scheduler entry to match what it is now. */
-export async function applySchedule(services: Services, campaign: Campaign): Promise<void> {
+async function applySchedule(services: Services, campaign: Campaign): Promise<void> {
   const repeat = repeatOf(campaign);
   if (repeat) await services.jobs.upsertSchedule(scheduleIdOf(campaign.id), OCCURRENCE_JOB, repeat, scheduleData(campaign));
   else await services.jobs.removeSchedule(scheduleIdOf(campaign.id));
@@ -137,8 +146,7 @@ export function scheduleCampaign(services: Services, principal: Principal, id: s
     await locked.record({ kind: 'scheduled', details });
     await uow.audit({ action: 'schedule_campaign', entityType: 'campaign', entityId: id, details });
     uow.emit('campaign.changed', { campaignId: id, change: 'scheduled' });
-    // Inside the transaction: if the scheduler cannot be reached, the change is not kept either.
-    await applySchedule(services, campaign);
+    followSchedule(services, uow, campaign);
     return uow.tx.campaign.findUniqueOrThrow({ ...query, where: { id } });
   });
 }

@@ -10,7 +10,7 @@ import { page, parseInput, trimmed } from '../../validation.ts';
 import { camelToSnake } from '../../../rest-adapter/variables.ts';
 import { CampaignClosedError, TestInOtherCampaignError } from './errors.ts';
 import { assertMayDelete } from './permissions.ts';
-import { applySchedule, periodProblem, recurrence, scheduleIdOf } from './schedule.ts';
+import { followSchedule, periodProblem, recurrence, scheduleIdOf } from './schedule.ts';
 import { EDITABLE_STATUSES } from './state-machine.ts';
 import { assertCampaignId, lockCampaign, newHistory, type CampaignQuery, type LockedCampaign } from './store.ts';
 
@@ -162,7 +162,7 @@ export function updateCampaign(services: Services, principal: Principal, id: str
       await uow.audit({ action: 'update_campaign', entityType: 'campaign', entityId: id, details });
       uow.emit('campaign.changed', { campaignId: id, change: 'updated' });
       // The scheduler entry carries the name it is shown with.
-      if (changed.name && campaign.recurrence) await applySchedule(services, campaign);
+      if (changed.name && campaign.recurrence) followSchedule(services, uow, campaign);
     }
     return uow.tx.campaign.findUniqueOrThrow({ ...query, where: { id } });
   });
@@ -187,7 +187,8 @@ export function deleteCampaign(services: Services, principal: Principal, id: str
     });
     for (const test of tests) uow.emit('test.changed', { testId: test.id, campaignId: null, change: 'campaign_removed' });
     uow.emit('campaign.changed', { campaignId: id, change: 'deleted' });
-    await services.jobs.removeSchedule(scheduleIdOf(id));
+    services.jobs.assertAvailable();
+    uow.afterCommit(() => services.jobs.removeSchedule(scheduleIdOf(id)));
     return id;
   });
 }

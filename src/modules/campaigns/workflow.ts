@@ -6,7 +6,7 @@ import { notifyUsers } from '../notifications/service.ts';
 import { InvalidTransitionError } from '../../errors.ts';
 import { NoExecutedTestsError } from './errors.ts';
 import { progressOfCampaigns } from './progress.ts';
-import { applySchedule } from './schedule.ts';
+import { followSchedule } from './schedule.ts';
 import { campaignTransitionFor, validCampaignTransitions, type CampaignAction } from './state-machine.ts';
 import { lockCampaign, type CampaignQuery } from './store.ts';
 
@@ -43,7 +43,7 @@ export function applyCampaignTransition(
     uow.emit('campaign.changed', { campaignId: id, change: row.to });
     if (action === 'complete') await completed(uow, campaign);
     // Activation starts a recurring campaign's occurrences; completion stops them.
-    await applySchedule(services, campaign);
+    followSchedule(services, uow, campaign);
     return uow.tx.campaign.findUniqueOrThrow({ ...query, where: { id } });
   });
 }

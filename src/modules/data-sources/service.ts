@@ -100,7 +100,7 @@ export async function dataSourceSchedules(services: Services): Promise<DynamicSc
 }
 
 /** Registers or removes the recurring sync of one source after its configuration changed. */
-export async function applySchedule(services: Services, source: DataSource): Promise<void> {
+async function applySchedule(services: Services, source: DataSource): Promise<void> {
   const repeat = repeatOf(services, source);
   if (repeat) await services.jobs.upsertSchedule(scheduleIdOf(source.kind), SYNC_JOB, repeat, scheduleData(source));
   else await services.jobs.removeSchedule(scheduleIdOf(source.kind));
@@ -126,8 +126,9 @@ export async function updateDataSource(services: Services, actor: Actor, idOrKin
       entityId: source.id,
       details: { kind: source.kind, changes },
     });
-    // Inside the transaction: if the scheduler cannot be reached, the change is not kept either.
-    await applySchedule(services, source);
+    // While the queue is known to be unreachable the change is refused rather than kept without its schedule.
+    services.jobs.assertAvailable();
+    uow.afterCommit(() => applySchedule(services, source));
     return uow.tx.dataSource.findUniqueOrThrow({ ...query, where: { id: source.id } });
   });
 }

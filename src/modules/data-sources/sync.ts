@@ -208,7 +208,9 @@ function queuedDetail(workers: number | null): string {
  */
 export async function requestSync(services: Services, actor: Actor, idOrKind: string) {
   const before = await getDataSource(services, idOrKind);
+  let jobId = '';
   const { dataSource, run } = await inTransaction(services, actor, async (uow) => {
+    services.jobs.assertAvailable();
     const claimed = await uow.tx.dataSource.updateMany({
       where: claimable(before.id, ['queued', 'running']),
       data: { status: 'queued', leaseExpiresAt: null },
@@ -223,25 +225,26 @@ export async function requestSync(services: Services, actor: Actor, idOrKind: st
       entityId: before.id,
       details: { kind: before.kind, run_id: run.id },
     });
+    uow.afterCommit(async () => {
+      jobId = await enqueueOrRelease(services, actor, before, run.id);
+    });
     return { dataSource: await uow.tx.dataSource.findUniqueOrThrow({ where: { id: before.id } }), run };
   });
+  const workers = await services.jobs.workerCount(QueueName.catalog);
+  return { dataSource, run, jobId, workers, detail: queuedDetail(workers) };
+}
+
+/** Queues the claimed run; when the queue refuses it, the run fails and the source is released again. */
+async function enqueueOrRelease(services: Services, actor: Actor, source: DataSource, runId: string): Promise<string> {
   try {
-    const jobId = await services.jobs.enqueue(SYNC_JOB, {
-      dataSourceId: dataSource.id,
-      kind: dataSource.kind,
-      runId: run.id,
-      userId: actor.userId,
-      trigger: 'manual',
-    });
-    const workers = await services.jobs.workerCount(QueueName.catalog);
-    return { dataSource, run, jobId, workers, detail: queuedDetail(workers) };
+    return await services.jobs.enqueue(SYNC_JOB, { dataSourceId: source.id, kind: source.kind, runId, userId: actor.userId, trigger: 'manual' });
   } catch (error) {
     await services.prisma.$transaction([
       services.prisma.dataSourceRun.update({
-        where: { id: run.id },
+        where: { id: runId },
         data: { status: 'failed', finishedAt: new Date(), error: 'Could not be queued; the server log has the details' },
       }),
-      services.prisma.dataSource.update({ where: { id: dataSource.id }, data: { status: before.status } }),
+      services.prisma.dataSource.update({ where: { id: source.id }, data: { status: source.status } }),
     ]);
     throw error;
   }
