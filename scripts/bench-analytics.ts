@@ -29,6 +29,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices, type Services } from '../src/services.ts';
+import { wiring } from '../workers/wiring.ts';
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/violet_bench';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -211,7 +212,7 @@ async function startBench(databaseUrl: string, redis: string | undefined): Promi
     RUN_WORKERS: 'off',
     SOURCE_SYNC_SCHEDULES: 'false',
   });
-  const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+  const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
   const cacheUse = { calls: 0, misses: 0 };
   const remember = services.cache.remember.bind(services.cache);
   services.cache.remember = (tag, key, ttlMs, compute) => {

@@ -19,6 +19,7 @@ import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { createLogger } from '../src/logger.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
 import { createServices } from '../src/services.ts';
+import { wiring } from '../workers/wiring.ts';
 
 const SERVER = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_DIRECTORY = join(process.env.REFERENCE_DATA_DIR ?? '/work/shared/data', 'attack');
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
       JWT_SECRET: randomBytes(32).toString('hex'),
       RUN_WORKERS: 'off',
     });
-    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
     try {
       for (const [index, location] of runs.entries()) {
         const started = performance.now();

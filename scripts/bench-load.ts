@@ -22,6 +22,7 @@ import { hashPassword } from '../src/auth/passwords.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
+import { wiring } from '../workers/wiring.ts';
 
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const CLIENTS = Number(process.env.CLIENTS ?? 150);
@@ -68,7 +69,7 @@ async function main() {
       RUN_WORKERS: 'inline',
       SOURCE_SYNC_SCHEDULES: 'false',
     });
-    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
     const app = await createApp(services);
     app.server.listen(0, '127.0.0.1');
     await once(app.server, 'listening');

@@ -5,6 +5,7 @@ import { createLogger } from './logger.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { createServices } from './services.ts';
 import { onShutdown } from './shutdown.ts';
+import { wiring } from '../workers/wiring.ts';
 
 let config: Config;
 try {
@@ -14,7 +15,7 @@ try {
   process.exit(1);
 }
 const log = createLogger(config.LOG_LEVEL);
-const services = await createServices(config, log, 'api').catch((error: unknown) => {
+const services = await createServices(config, log, 'api', wiring).catch((error: unknown) => {
   // e.g. DATA_DIR held by another live process (src/db/data-dir-lock.ts): one clear line, no stack.
   log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
   process.exit(1);

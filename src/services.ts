@@ -11,7 +11,8 @@ import type { Logger } from './logger.ts';
 import { connectRedis, connectRedisFailFast, reportOutages, type Redis } from './redis.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { createResultCache, type ResultCache } from './cache.ts';
-import { jobDefinitions } from '../workers/definitions.ts';
+import { ConsumerDispatcher, type EventConsumer } from './events/consumers.ts';
+import type { JobDefinition } from './jobs/types.ts';
 
 /** Everything a request, a job or a script needs, created once per process. */
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
   revocations: RevocationStore;
   loginThrottle: LoginThrottle;
   jobs: JobRunner;
+  /** Hands committed domain events to their consumers (workers/consumers.ts). */
+  consumers: ConsumerDispatcher;
   /** Evidence files: S3-compatible object storage or DATA_DIR/evidence, and the signer of download links. */
   storage: Storage;
   /** Cached analytics (5-minute results), shared through Redis when configured. */
@@ -34,7 +37,13 @@ export interface Services {
 
 export type ProcessRole = 'api' | 'worker';
 
-export async function createServices(config: Config, log: Logger, role: ProcessRole): Promise<Services> {
+/** What the entry points plug in (workers/wiring.ts): this module never imports the jobs or consumers themselves. */
+export interface Wiring {
+  jobs: readonly JobDefinition[];
+  consumers: readonly EventConsumer[];
+}
+
+export async function createServices(config: Config, log: Logger, role: ProcessRole, wiring: Wiring): Promise<Services> {
   const db = await openDatabase(
     {
       databaseUrl: config.DATABASE_URL,
@@ -73,6 +82,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       log,
     }),
     jobs: undefined as unknown as JobRunner,
+    consumers: undefined as unknown as ConsumerDispatcher,
     storage: await createStorage(config, log),
     cache: createResultCache(bus, log, requestRedis, config.REDIS_PREFIX),
     redis,
@@ -85,7 +95,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       await db.close();
     },
   };
-  const definitions = new Map(jobDefinitions.map((definition) => [definition.name, definition]));
+  const definitions = new Map(wiring.jobs.map((definition) => [definition.name, definition]));
   services.jobs =
     redis && requestRedis
       ? new BullmqJobRunner(definitions, () => services, log, {
@@ -95,5 +105,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
           process: role === 'worker' || config.RUN_WORKERS === 'inline',
         })
       : new InProcessJobRunner(definitions, () => services, log);
+  services.consumers = new ConsumerDispatcher(wiring.consumers, () => services, log);
+  bus.dispatchTo((events) => services.consumers.dispatch(events));
   return services;
 }

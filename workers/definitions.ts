@@ -1,4 +1,6 @@
+import { consumerJob } from '../src/events/consumers.ts';
 import { QueueName, type JobDefinition } from '../src/jobs/types.ts';
+import { eventConsumers } from './consumers.ts';
 import { dataSourcesJobs } from '../src/modules/data-sources/jobs.ts';
 import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
@@ -34,4 +36,5 @@ export const jobDefinitions: JobDefinition[] = [
   ...intelJobs,
   ...campaignsJobs,
   ...snapshotsJobs,
+  consumerJob(eventConsumers) as unknown as JobDefinition,
 ];

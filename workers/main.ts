@@ -2,6 +2,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
 import { onShutdown } from '../src/shutdown.ts';
+import { wiring } from './wiring.ts';
 
 /** `npm run worker`: works the BullMQ queues (needs REDIS_URL); the API only enqueues and schedules. */
 const config = loadConfig();
@@ -10,7 +11,7 @@ if (!config.REDIS_URL) {
   log.fatal('The worker process needs REDIS_URL; without it the API runs jobs in-process');
   process.exit(1);
 }
-const services = await createServices(config, log, 'worker');
+const services = await createServices(config, log, 'worker', wiring);
 await services.jobs.start();
 log.info('worker started');
 onShutdown(log, () => services.close());

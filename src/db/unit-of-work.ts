@@ -83,7 +83,9 @@ export async function inTransaction<T>(
           const { action, entityType, entityId = null, details = {} } = entry;
           const run = actor.syncRun;
           const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
-          await tx.auditLog.create({ data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded } });
+          await tx.auditLog.create({
+            data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded },
+          });
           await run?.record(tx, entry);
         },
         emit(type, payload) {

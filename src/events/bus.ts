@@ -25,6 +25,13 @@ export class EventBus {
     this.local.setMaxListeners(0);
   }
 
+  private dispatcher?: (events: readonly DomainEvent[]) => void;
+
+  /** Hands every event published here (once, in the process that committed it) to the consumer dispatcher. */
+  dispatchTo(dispatcher: (events: readonly DomainEvent[]) => void): void {
+    this.dispatcher = dispatcher;
+  }
+
   static inProcess(log: Logger): EventBus {
     return new EventBus(log, 'events');
   }
@@ -41,6 +48,7 @@ export class EventBus {
    * change is committed already, and a request must not wait for (or fail with) an unreachable Redis.
    */
   async publish(events: readonly DomainEvent[]): Promise<void> {
+    if (events.length) this.dispatcher?.(events);
     for (const event of events) {
       this.local.emit(DELIVERY, event);
       this.publisher?.publish(this.channel, JSON.stringify({ origin: this.origin, event })).catch((error: unknown) => {
@@ -103,5 +111,5 @@ export class EventBus {
 }
 
 export function event<K extends DomainEventType>(type: K, payload: EventOf<K>['payload'], actorId: string | null): EventOf<K> {
-  return { type, payload, actorId, occurredAt: new Date().toISOString() } as EventOf<K>;
+  return { id: randomUUID(), type, payload, actorId, occurredAt: new Date().toISOString() } as EventOf<K>;
 }

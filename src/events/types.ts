@@ -15,7 +15,7 @@ export interface DomainEventPayloads {
   'data_source.synced': { dataSourceId: string; kind: string; status: 'succeeded' | 'failed'; changes: Record<string, unknown> };
   'intel.scan_completed': { scanId: string; newItems: number };
   'campaign.changed': { campaignId: string; change: string };
-  'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number };
+  'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number; percentage: number };
   'snapshot.created': { snapshotId: string; kind: string };
   'risk.computed': { profiles: number };
 }
@@ -23,7 +23,14 @@ export interface DomainEventPayloads {
 export type DomainEventType = keyof DomainEventPayloads;
 
 export type DomainEvent = {
-  [K in DomainEventType]: { type: K; payload: DomainEventPayloads[K]; occurredAt: string; actorId: string | null };
+  [K in DomainEventType]: {
+    /** Unique per event: consumers use it to apply each event once. */
+    id: string;
+    type: K;
+    payload: DomainEventPayloads[K];
+    occurredAt: string;
+    actorId: string | null;
+  };
 }[DomainEventType];
 
 export type EventOf<K extends DomainEventType> = Extract<DomainEvent, { type: K }>;

@@ -171,6 +171,11 @@ export class BullmqJobRunner implements JobRunner {
     return { running: this.started, workers: await this.workerCount(), jobs };
   }
 
+  async pending(queue: QueueName): Promise<number> {
+    const counts = await this.queues.get(queue)!.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+    return Object.values(counts).reduce((sum, count) => sum + count, 0);
+  }
+
   async workerCount(queue?: QueueName): Promise<number | null> {
     // A disconnected ioredis client queues commands instead of failing them: do not wait for it.
     if (this.options.connection.status !== 'ready') return null;

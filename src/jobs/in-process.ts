@@ -4,7 +4,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
+import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, type JobDefinition, type QueueName, type JobRunner, type Repeat } from './types.ts';
 
 export function nextRun(repeat: Repeat, from = new Date()): Date {
   if ('every' in repeat) return new Date(from.getTime() + repeat.every);
@@ -29,7 +29,8 @@ interface Schedule {
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
   private readonly schedules = new Map<string, Schedule>();
-  private readonly running = new Set<Promise<void>>();
+  /** Work under way, with the queue it belongs to. */
+  private readonly running = new Map<Promise<void>, QueueName>();
   private started = false;
   private closed = false;
 
@@ -94,7 +95,7 @@ export class InProcessJobRunner implements JobRunner {
     schedule.timer = setTimeout(
       () => {
         if (Date.now() < next.getTime()) return this.arm(schedule, next);
-        this.track(this.execute(schedule.definition, schedule.data));
+        this.track(this.execute(schedule.definition, schedule.data), schedule.definition.queue);
         this.arm(schedule, nextRun(schedule.repeat, new Date(Math.max(Date.now(), next.getTime()))));
       },
       Math.min(Math.max(0, wait), MAX_TIMER_MS),
@@ -110,12 +111,13 @@ export class InProcessJobRunner implements JobRunner {
         if (options.delayMs) await sleep(options.delayMs);
         await this.execute(definition, data);
       })(),
+      definition.queue,
     );
     return id;
   }
 
-  private track(work: Promise<void>): void {
-    this.running.add(work);
+  private track(work: Promise<void>, queue: QueueName): void {
+    this.running.set(work, queue);
     void work.finally(() => this.running.delete(work));
   }
 
@@ -132,6 +134,10 @@ export class InProcessJobRunner implements JobRunner {
         await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
       }
     }
+  }
+
+  async pending(queue: QueueName): Promise<number> {
+    return [...this.running.values()].filter((held) => held === queue).length;
   }
 
   async workerCount(): Promise<number> {
@@ -153,6 +159,6 @@ export class InProcessJobRunner implements JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     for (const { timer } of this.schedules.values()) clearTimeout(timer);
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled([...this.running.keys()]);
   }
 }

@@ -6,6 +6,7 @@ export const QueueName = {
   intel: 'intel',
   webhooks: 'webhooks',
   email: 'email',
+  events: 'events',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -72,6 +73,8 @@ export interface JobRunner {
    * In-process: 1 once this process runs its jobs. BullMQ: the workers connected to Redis, bounded by a short timeout.
    */
   workerCount(queue?: QueueName): Promise<number | null>;
+  /** Jobs of `queue` waiting, delayed or running now. */
+  pending(queue: QueueName): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestDatabase } from './database.ts';
+import { wiring } from '../../workers/wiring.ts';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -75,7 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     RUN_WORKERS: 'inline',
     ...env,
   });
-  const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api');
+  const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
   const app = await createApp(services);
   app.server.listen(0, '127.0.0.1');
   await once(app.server, 'listening');

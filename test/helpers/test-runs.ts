@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Role } from '../../src/auth/roles.ts';
 import type { TestState } from '../../src/generated/prisma/enums.ts';
 import type { TestApp } from './app.ts';
+import { eventsSettled } from './events.ts';
 
 export interface Member {
   id: string;
@@ -84,11 +85,12 @@ export const activeUserIds = async (app: TestApp, roles: Role[]) =>
     .map((user) => user.id)
     .sort();
 
-/** Who got a notification about this test for this event. */
-export const notified = async (app: TestApp, testId: string, event: string) =>
-  (await app.services.prisma.notification.findMany({ where: { entityId: testId, event }, select: { userId: true } }))
-    .map((row) => row.userId)
-    .sort();
+/** Who got a notification about this test for this event, once the event consumers have caught up. */
+export async function notified(app: TestApp, testId: string, event: string): Promise<string[]> {
+  await eventsSettled(app);
+  const rows = await app.services.prisma.notification.findMany({ where: { entityId: testId, event }, select: { userId: true } });
+  return rows.map((row) => row.userId).sort();
+}
 
 export const auditActions = async (app: TestApp, testId: string) =>
   (await app.services.prisma.auditLog.findMany({ where: { entityType: 'test', entityId: testId }, orderBy: { timestamp: 'asc' } })).map(

@@ -11,6 +11,7 @@ import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { countQueries } from '../../../test/helpers/queries.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';
 import { activeUserIds, team, type Team } from '../../../test/helpers/test-runs.ts';
+import { eventsSettled } from '../../../test/helpers/events.ts';
 
 let t: Team;
 const techniques: Record<string, string> = {};
@@ -348,8 +349,9 @@ describe('campaign lifecycle', () => {
     expect(completed).toMatchObject({ status: 200, body: { status: 'completed', valid_transitions: [] } });
     expect(completed.body.completed_at).toEqual(expect.any(String));
     expect(published.map((event) => event.payload)).toEqual([
-      { campaignId: campaign.id, name: 'Lifecycle', testCount: 2, validatedCount: 0 },
+      { campaignId: campaign.id, name: 'Lifecycle', testCount: 2, validatedCount: 0, percentage: 0 },
     ]);
+    await eventsSettled(app);
     const recipients = (await app.services.prisma.notification.findMany({ where: { entityId: campaign.id, event: 'campaign_completed' } }))
       .map((row) => row.userId)
       .sort();

@@ -4,6 +4,7 @@ import type { Campaign } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { InvalidTransitionError } from '../../errors.ts';
+import { defineConsumer } from '../../events/consumers.ts';
 import { NoExecutedTestsError } from './errors.ts';
 import { progressOfCampaigns } from './progress.ts';
 import { followSchedule } from './schedule.ts';
@@ -54,7 +55,7 @@ async function assertSomeTestExecuted(uow: UnitOfWork, campaignId: string): Prom
   if (!executed) throw new NoExecutedTestsError();
 }
 
-/** campaign.completed (webhooks, e-mail) and in-app notices to the creator and every red and blue lead. */
+/** campaign.completed: its consumers tell the creator and the leads (and, later, webhooks and e-mail). */
 async function completed(uow: UnitOfWork, campaign: Campaign): Promise<void> {
   const progress = (await progressOfCampaigns(uow.tx, [campaign.id])).get(campaign.id)!;
   uow.emit('campaign.completed', {
@@ -62,16 +63,27 @@ async function completed(uow: UnitOfWork, campaign: Campaign): Promise<void> {
     name: campaign.name,
     testCount: progress.total,
     validatedCount: progress.validated,
-  });
-  const leads = await uow.tx.user.findMany({
-    where: { role: { in: [...COMPLETION_RECIPIENT_ROLES] }, isActive: true },
-    select: { id: true },
-  });
-  await notifyUsers(uow, [campaign.createdById, ...leads.map((lead) => lead.id)], {
-    event: 'campaign_completed',
-    title: 'Campaign completed',
-    message: `Campaign "${campaign.name}" completed: ${progress.validated} of ${progress.total} tests validated (${progress.percentage}%)`,
-    entityType: 'campaign',
-    entityId: campaign.id,
+    percentage: progress.percentage,
   });
 }
+
+/** In-app notices of a completed campaign to its creator and every red and blue lead. */
+export const campaignCompletionNotices = defineConsumer({
+  name: 'campaign-completion-notices',
+  events: ['campaign.completed'],
+  async handle({ payload }, uow) {
+    const campaign = await uow.tx.campaign.findUnique({ where: { id: payload.campaignId }, select: { createdById: true } });
+    if (!campaign) return; // deleted since: nobody to tell about it
+    const leads = await uow.tx.user.findMany({
+      where: { role: { in: [...COMPLETION_RECIPIENT_ROLES] }, isActive: true },
+      select: { id: true },
+    });
+    await notifyUsers(uow, [campaign.createdById, ...leads.map((lead) => lead.id)], {
+      event: 'campaign_completed',
+      title: 'Campaign completed',
+      message: `Campaign "${payload.name}" completed: ${payload.validatedCount} of ${payload.testCount} tests validated (${payload.percentage}%)`,
+      entityType: 'campaign',
+      entityId: payload.campaignId,
+    });
+  },
+});

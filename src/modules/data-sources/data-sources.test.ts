@@ -19,6 +19,7 @@ import { SourceUnavailableError } from '../../sources/location.ts';
 import { jobDefinitions } from '../../../workers/definitions.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';
+import { wiring } from '../../../workers/wiring.ts';
 
 const SIGMA_RULES = referenceData('sigma', 'rules');
 const SIGMA_RULE_COUNT = 200;
@@ -335,7 +336,7 @@ describe('data-source schedules (in-process runner, no Redis)', () => {
       LOG_LEVEL: 'silent',
       ...env,
     });
-    const services = await createServices(config, createLogger('silent'), 'api');
+    const services = await createServices(config, createLogger('silent'), 'api', wiring);
     opened.push(services);
     return services;
   }

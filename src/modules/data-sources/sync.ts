@@ -237,7 +237,13 @@ export async function requestSync(services: Services, actor: Actor, idOrKind: st
 /** Queues the claimed run; when the queue refuses it, the run fails and the source is released again. */
 async function enqueueOrRelease(services: Services, actor: Actor, source: DataSource, runId: string): Promise<string> {
   try {
-    return await services.jobs.enqueue(SYNC_JOB, { dataSourceId: source.id, kind: source.kind, runId, userId: actor.userId, trigger: 'manual' });
+    return await services.jobs.enqueue(SYNC_JOB, {
+      dataSourceId: source.id,
+      kind: source.kind,
+      runId,
+      userId: actor.userId,
+      trigger: 'manual',
+    });
   } catch (error) {
     await services.prisma.$transaction([
       services.prisma.dataSourceRun.update({

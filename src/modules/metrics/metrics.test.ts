@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { event } from '../../events/bus.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { mondayOf, seedMetricsDataset } from '../../../test/helpers/metrics-dataset.ts';
 
@@ -272,14 +273,7 @@ describe('on the fixed dataset', () => {
       expect(cached).toEqual(first);
 
       // …until coverage.changed is published: t11 now detected → (5 + 0.5) / 8 = 68.75 → 68.8
-      await app.services.bus.publish([
-        {
-          type: 'coverage.changed',
-          payload: { techniqueIds: [data.techniques.T2.id], reason: 'test' },
-          occurredAt: new Date().toISOString(),
-          actorId: null,
-        },
-      ]);
+      await app.services.bus.publish([event('coverage.changed', { techniqueIds: [data.techniques.T2.id], reason: 'test' }, null)]);
       await expect
         .poll(async () => (await get('/metrics/operational')).efficacy)
         .toEqual({ tests: 8, detected: 5, partially_detected: 1, not_detected: 2, rate: 68.8 });

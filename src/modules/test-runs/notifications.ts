@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { defineConsumer } from '../../events/consumers.ts';
 import type { Test, TestState } from '../../generated/prisma/client.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { ENTRY_NOTIFICATIONS } from './state-machine.ts';
@@ -29,3 +30,14 @@ export async function notifyStateEntered(uow: UnitOfWork, test: Test, ttpId: str
     entityId: test.id,
   });
 }
+
+/** The spec's notices of a test entering a state, sent once the state change has committed. */
+export const testStateNotices = defineConsumer({
+  name: 'test-state-notices',
+  events: ['test.state_changed'],
+  async handle({ payload }, uow) {
+    const test = await uow.tx.test.findUnique({ where: { id: payload.testId }, include: { technique: { select: { ttpId: true } } } });
+    if (!test) return; // deleted since: nobody to tell about it
+    await notifyStateEntered(uow, test, test.technique.ttpId, payload.to as TestState);
+  },
+});

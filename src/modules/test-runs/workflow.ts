@@ -10,7 +10,6 @@ import { parseInput } from '../../validation.ts';
 import { camelToSnake } from '../../../rest-adapter/variables.ts';
 import { recomputeCoverage } from './coverage.ts';
 import { AlreadyValidatedError, IncompleteTestError, invalidTestTransition } from './errors.ts';
-import { notifyStateEntered } from './notifications.ts';
 import {
   dualValidationOutcome,
   sidesOf,
@@ -165,12 +164,10 @@ export function applyTransition(
   });
 }
 
-/** Everything that follows a state change, in the same transaction: events, notifications, coverage. */
+/** What follows a state change in the same transaction: its events (the entry notices consume them) and coverage. */
 async function stateChanged(uow: UnitOfWork, test: Test, from: TestState, to: TestState): Promise<void> {
-  const { ttpId } = await uow.tx.technique.findUniqueOrThrow({ where: { id: test.techniqueId }, select: { ttpId: true } });
   const facts = { testId: test.id, techniqueId: test.techniqueId, campaignId: test.campaignId };
   uow.emit('test.state_changed', { ...facts, from, to });
   if (to === 'validated') uow.emit('test.validated', { ...facts, detectionResult: test.detectionResult });
-  await notifyStateEntered(uow, test, ttpId, to);
   await recomputeCoverage(uow, test.techniqueId, `test_${to}`);
 }
