@@ -28,7 +28,8 @@ import type { Route } from '../rest-adapter/types.ts';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { createServices, type Services } from '../src/services.ts';
+import { createServices } from '../src/composition.ts';
+import type { Services } from '../src/services.ts';
 import { wiring } from '../workers/wiring.ts';
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/violet_bench';

@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { createLogger } from '../src/logger.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
-import { createServices } from '../src/services.ts';
+import { createServices } from '../src/composition.ts';
 import { wiring } from '../workers/wiring.ts';
 
 const SERVER = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -21,7 +21,7 @@ import { createApp } from '../src/app.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { createServices } from '../src/services.ts';
+import { createServices } from '../src/composition.ts';
 import { wiring } from '../workers/wiring.ts';
 
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -3,7 +3,7 @@ import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
-import { createServices } from './services.ts';
+import { createServices } from './composition.ts';
 import { onShutdown } from './shutdown.ts';
 import { wiring } from '../workers/wiring.ts';
 

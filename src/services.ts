@@ -1,18 +1,15 @@
-import { databaseRevocations, type RevocationStore } from './auth/revocations.ts';
-import { LoginThrottle } from './auth/throttle.ts';
-import { TokenService } from './auth/tokens.ts';
+import type { RevocationStore } from './auth/revocations.ts';
+import type { LoginThrottle } from './auth/throttle.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { ResultCache } from './cache.ts';
 import type { Config } from './config.ts';
-import { openDatabase, type Database, type PrismaClient } from './db/client.ts';
-import { EventBus } from './events/bus.ts';
-import { BullmqJobRunner } from './jobs/bullmq.ts';
-import { InProcessJobRunner } from './jobs/in-process.ts';
-import type { JobRunner } from './jobs/types.ts';
+import type { Database, PrismaClient } from './db/client.ts';
+import type { EventBus } from './events/bus.ts';
+import type { ConsumerDispatcher, EventConsumer } from './events/consumers.ts';
+import type { JobDefinition, JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
-import { connectRedis, connectRedisFailFast, reportOutages, type Redis } from './redis.ts';
-import { createStorage, type Storage } from './storage/index.ts';
-import { createResultCache, type ResultCache } from './cache.ts';
-import { ConsumerDispatcher, type EventConsumer } from './events/consumers.ts';
-import type { JobDefinition } from './jobs/types.ts';
+import type { Redis } from './redis.ts';
+import type { Storage } from './storage/index.ts';
 
 /** Everything a request, a job or a script needs, created once per process. */
 export interface Services {
@@ -41,71 +38,4 @@ export type ProcessRole = 'api' | 'worker';
 export interface Wiring {
   jobs: readonly JobDefinition[];
   consumers: readonly EventConsumer[];
-}
-
-export async function createServices(config: Config, log: Logger, role: ProcessRole, wiring: Wiring): Promise<Services> {
-  const db = await openDatabase(
-    {
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-      poolSize: config.DATABASE_POOL_SIZE,
-      poolTimeoutMs: config.DATABASE_POOL_TIMEOUT,
-      transactionTimeoutMs: config.DATABASE_TRANSACTION_TIMEOUT,
-    },
-    log,
-  );
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
-  const subscriber = redis
-    ? reportOutages(redis.duplicate(), log, 'Redis unreachable: events from other processes wait for it')
-    : undefined;
-  // What requests touch in Redis goes through a fail-fast connection, so an outage degrades them instead of freezing them.
-  const requestRedis = config.REDIS_URL ? connectRedisFailFast(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT, log) : undefined;
-  const bus =
-    requestRedis && subscriber ? await EventBus.overRedis(log, requestRedis, subscriber, config.REDIS_PREFIX) : EventBus.inProcess(log);
-  if (config.DATABASE_URL && !config.JWT_SECRET) {
-    log.warn('JWT_SECRET is not set: a secret kept in DATA_DIR is used, so every API process must share DATA_DIR');
-  }
-  const services: Services = {
-    config,
-    log,
-    db,
-    prisma: db.prisma,
-    bus,
-    tokens: await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL),
-    revocations: databaseRevocations(db.prisma),
-    loginThrottle: new LoginThrottle({
-      maxFailures: config.LOGIN_MAX_FAILURES,
-      lockoutMs: config.LOGIN_LOCKOUT,
-      exemptLoopback: config.RATE_LIMIT_EXEMPT_LOOPBACK,
-      redis: requestRedis,
-      prefix: config.REDIS_PREFIX,
-      log,
-    }),
-    jobs: undefined as unknown as JobRunner,
-    consumers: undefined as unknown as ConsumerDispatcher,
-    storage: await createStorage(config, log),
-    cache: createResultCache(bus, log, requestRedis, config.REDIS_PREFIX),
-    redis,
-    async close() {
-      await services.jobs.close();
-      await bus.close();
-      subscriber?.disconnect();
-      requestRedis?.disconnect();
-      redis?.disconnect();
-      await db.close();
-    },
-  };
-  const definitions = new Map(wiring.jobs.map((definition) => [definition.name, definition]));
-  services.jobs =
-    redis && requestRedis
-      ? new BullmqJobRunner(definitions, () => services, log, {
-          connection: redis,
-          queueConnection: requestRedis,
-          prefix: config.REDIS_PREFIX,
-          process: role === 'worker' || config.RUN_WORKERS === 'inline',
-        })
-      : new InProcessJobRunner(definitions, () => services, log);
-  services.consumers = new ConsumerDispatcher(wiring.consumers, () => services, log);
-  bus.dispatchTo((events) => services.consumers.dispatch(events));
-  return services;
 }

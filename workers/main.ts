@@ -1,6 +1,6 @@
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { createServices } from '../src/services.ts';
+import { createServices } from '../src/composition.ts';
 import { onShutdown } from '../src/shutdown.ts';
 import { wiring } from './wiring.ts';
 

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../db/unit-of-work.ts';
-import { QueueName, type JobDefinition, type JobRunner } from '../jobs/types.ts';
+import { QueueName, type JobDefinition } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import type { DomainEvent, DomainEventType, EventOf } from './types.ts';

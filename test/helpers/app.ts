@@ -10,7 +10,8 @@ import { hashPassword } from '../../src/auth/passwords.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices } from '../../src/composition.ts';
+import type { Services } from '../../src/services.ts';
 import { createTestDatabase } from './database.ts';
 import { wiring } from '../../workers/wiring.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
 import { readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
-import type { Importer, ImportContext, ImportReport } from '../data-sources/importer.ts';
+import type { Importer, ImportContext, ImportReport } from '../../sources/importer.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { chunks, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
 import { planByStixId, summary, type KindPlan } from './diff.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
 import { importAttackEnterprise } from '../catalog/importer.ts';
 import { importCsaCcm, importNist80053 } from './importer.ts';
-import type { Importer, ImportReport } from '../data-sources/importer.ts';
+import type { Importer, ImportReport } from '../../sources/importer.ts';
 import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { FILE_SERVER_ENV, serveFiles, type FileServer } from '../../../test/helpers/file-server.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';

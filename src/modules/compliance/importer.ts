@@ -2,7 +2,7 @@ import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-wor
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
-import type { ImportContext, Importer, ImportReport } from '../data-sources/importer.ts';
+import type { ImportContext, Importer, ImportReport } from '../../sources/importer.ts';
 import { FRAMEWORKS, mappingKey, readCtid, type ControlData, type CtidSource, type FrameworkDefinition, type MappingData } from './ctid.ts';
 
 const BATCH_SIZE = 500;

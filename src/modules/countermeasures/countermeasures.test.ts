@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
-import type { ImportReport } from '../data-sources/importer.ts';
+import type { ImportReport } from '../../sources/importer.ts';
 import { importAttackEnterprise } from '../catalog/importer.ts';
 import { importD3fend } from './importer.ts';
 import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';

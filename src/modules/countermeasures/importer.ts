@@ -2,7 +2,7 @@ import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-wor
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
-import type { Importer } from '../data-sources/importer.ts';
+import type { Importer } from '../../sources/importer.ts';
 import { pairKey, readD3fend, type DefensiveTechniqueData, type PairData } from './d3fend.ts';
 
 const BATCH_SIZE = 500;

@@ -4,7 +4,7 @@ import { importCsaCcm, importNist80053 } from '../compliance/importer.ts';
 import { importD3fend } from '../countermeasures/importer.ts';
 import { importSigma } from '../detection-rules/importer.ts';
 import { importAtomicRedTeam } from '../test-templates/importer.ts';
-import type { Importer } from './importer.ts';
+import type { Importer } from '../../sources/importer.ts';
 
 /** The importer of each kind of data source. */
 export const importers: Record<DataSourceKind, Importer> = {

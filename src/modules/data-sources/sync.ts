@@ -5,7 +5,7 @@ import type { DataSource, DataSourceKind } from '../../generated/prisma/client.t
 import type { Services } from '../../services.ts';
 import { QueueName } from '../../jobs/types.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
-import type { ImportReport } from './importer.ts';
+import type { ImportReport } from '../../sources/importer.ts';
 import { importers } from './importers.ts';
 import { claimable, leaseUntil, startHeartbeat } from './lease.ts';
 import { addCommitted, committedRecorder, type Committed } from './progress.ts';

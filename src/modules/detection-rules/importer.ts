@@ -14,7 +14,7 @@ import {
   SourceUnavailableError,
   type SourceAccess,
 } from '../../sources/location.ts';
-import type { ImportReport, Importer } from '../data-sources/importer.ts';
+import type { ImportReport, Importer } from '../../sources/importer.ts';
 import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from './sigma.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
-import type { Importer, ImportContext } from '../data-sources/importer.ts';
+import type { Importer, ImportContext } from '../../sources/importer.ts';
 import { readAtomics, type AtomicTechnique, type AtomicTest } from './atomics.ts';
 import { remediationByTtpId } from './remediation.ts';
 import { normalizePlatforms, TemplateSource } from './service.ts';

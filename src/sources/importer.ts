@@ -1,6 +1,6 @@
-import type { Actor } from '../../db/unit-of-work.ts';
-import type { Logger } from '../../logger.ts';
-import type { Services } from '../../services.ts';
+import type { Actor } from '../db/unit-of-work.ts';
+import type { Logger } from '../logger.ts';
+import type { Services } from '../services.ts';
 
 /** What an importer is given: where to read, and on whose behalf it writes (audit entries, events). */
 export interface ImportContext {
