@@ -4,6 +4,7 @@ import {
   GraphQLError,
   Kind,
   parse,
+  print,
   typeFromAST,
   validate,
   type DocumentNode,
@@ -18,7 +19,9 @@ import { assertCleanInput } from '../src/graphql/input-guard.ts';
 import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
 import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
-import { camelizeKeys, coerceQueryValue, describeVariableError } from './variables.ts';
+import { camelizeKeys } from '../src/naming.ts';
+import { coerceQueryValue, describeVariableError } from './variables.ts';
+import { restNamingOf, withRestAliases, type RestNaming } from './aliases.ts';
 import { isCustom, type GraphqlRoute, type Route } from './types.ts';
 
 /** A GraphQL operation parsed and validated once, at start-up. */
@@ -28,12 +31,22 @@ export interface PreparedOperation {
   variableTypes: Map<string, GraphQLInputType>;
 }
 
-/** Parses and validates a route's document; with `limits`, refuses one that could exceed them for some variables. */
-export function prepareOperation(schema: GraphQLSchema, source: string, label: string, limits?: GraphqlLimits): PreparedOperation {
-  const document = parse(source);
+/**
+ * Parses and validates a route's document, with the snake_case aliases of `naming` added; with `limits`, refuses
+ * one that could exceed them for some variables.
+ */
+export function prepareOperation(
+  schema: GraphQLSchema,
+  source: string,
+  label: string,
+  limits?: GraphqlLimits,
+  naming: RestNaming | null = null,
+): PreparedOperation {
+  const parsed = parse(source);
+  const document = naming ? withRestAliases(parsed, naming) : parsed;
   const problems = validate(schema, document);
   if (problems.length) throw new Error(`${label}: ${problems.map((problem) => problem.message).join('; ')}`);
-  const beyondLimits = limits ? measureDocument(schema, source, limits).problems : [];
+  const beyondLimits = limits ? measureDocument(schema, print(document), limits).problems : [];
   if (beyondLimits.length) throw new Error(`${label}: the document exceeds the GraphQL limits: ${beyondLimits.join('; ')}`);
   const operation = document.definitions.find(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
@@ -103,11 +116,12 @@ export type ContextFactory = (req: Request) => Promise<Context>;
 
 /** One Express handler per route: authorise, map variables, execute the document, answer. */
 export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: ContextFactory, limits?: GraphqlLimits): RequestHandler {
-  const operation = isCustom(route) ? null : prepareOperation(schema, route.document, `${route.method} ${route.path}`, limits);
+  const naming = restNamingOf(route);
+  const operation = isCustom(route) ? null : prepareOperation(schema, route.document, `${route.method} ${route.path}`, limits, naming);
   const prepared = new Map<string, PreparedOperation>();
   const prepare = (source: string) => {
     let cached = prepared.get(source);
-    if (!cached) prepared.set(source, (cached = prepareOperation(schema, source, `${route.method} ${route.path}`, limits)));
+    if (!cached) prepared.set(source, (cached = prepareOperation(schema, source, `${route.method} ${route.path}`, limits, naming)));
     return cached;
   };
   for (const source of (isCustom(route) && route.documents) || []) prepare(source);

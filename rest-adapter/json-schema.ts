@@ -15,7 +15,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { camelToSnake } from './variables.ts';
+import { camelToSnake } from '../src/naming.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -10,10 +10,11 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { ROLE_ABBREVIATIONS } from '../src/auth/roles.ts';
+import { restNamingOf } from './aliases.ts';
 import { prepareOperation } from './handler.ts';
 import { SchemaConverter, type FragmentMap, type JsonSchema } from './json-schema.ts';
 import { isCustom, type CustomRoute, type GraphqlRoute, type Route } from './types.ts';
-import { camelToSnake } from './variables.ts';
+import { camelToSnake } from '../src/naming.ts';
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 const operationId = (route: Route) =>
@@ -36,8 +37,8 @@ interface Operation {
   fragments: FragmentMap;
 }
 
-function operationOf(schema: GraphQLSchema, source: string, label: string): Operation {
-  const { document, variableTypes } = prepareOperation(schema, source, label);
+function operationOf(schema: GraphQLSchema, route: Route, source: string, label: string): Operation {
+  const { document, variableTypes } = prepareOperation(schema, source, label, undefined, restNamingOf(route));
   const node = document.definitions.find(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   )!;
@@ -95,7 +96,7 @@ class RouteDescriber {
   /** A custom row's body, of its declared media type, described by its first document's variables. */
   customBody(route: CustomRoute) {
     if (!route.requestType) return undefined;
-    const variables = route.documents?.length ? [...operationOf(this.schema, route.documents[0], route.path).variables] : [];
+    const variables = route.documents?.length ? [...operationOf(this.schema, route, route.documents[0], route.path).variables] : [];
     const single = variables.length === 1 && isInputObjectType(getNullableType(variables[0][1])) ? variables[0][1] : null;
     const schema = single
       ? this.converter.input(single, true)
@@ -117,7 +118,7 @@ class RouteDescriber {
 
   describe(route: Route) {
     const label = `${route.method} ${route.path}`;
-    const operation = isCustom(route) ? null : operationOf(this.schema, route.document, label);
+    const operation = isCustom(route) ? null : operationOf(this.schema, route, route.document, label);
     const status = String(route.status ?? 200);
     const success =
       status === '204' || !operation || isCustom(route)

@@ -8,6 +8,7 @@ import type { Services } from '../src/services.ts';
 import { bodyReaders } from './body.ts';
 import { routeHandler, type ContextFactory } from './handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { snakePath } from '../src/naming.ts';
 import { routes } from './routes.ts';
 
 /** The /api/v1 router: every row of the route table, the OpenAPI document and the error mapping. */
@@ -32,7 +33,7 @@ function restErrorHandler(services: Services): ErrorRequestHandler {
     const domain = domainErrorFrom(error) ?? bodyParserError(error);
     if (domain) {
       if ('retryAfterSeconds' in domain) res.setHeader('Retry-After', String(domain.retryAfterSeconds));
-      res.status(domain.status).json(domain.restBody());
+      res.status(domain.status).json(domain.restBody(snakePath));
       return;
     }
     const requestId = String(req.id ?? '');

@@ -20,6 +20,11 @@ export interface RouteBase {
   tag: string;
   /** The spec's "Who" column: who may call it. Drives the REST check, the OpenAPI document and the matrix test. */
   roles: readonly Role[] | 'public' | 'signed-in';
+  /**
+   * Why this row admits fewer roles than its root field's access rule, when it does. Without it the two must be
+   * equal (a test compares every row with its field), so REST and GraphQL access cannot drift apart.
+   */
+  narrowsFieldAccess?: string;
   /** Success status (default 200; 204 sends no body). */
   status?: number;
 }
@@ -45,6 +50,8 @@ export interface CustomRoute extends RouteBase {
   requestType?: 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'application/json';
   /** Documented query/body fields, for the OpenAPI document. */
   documents?: string[];
+  /** False when the handler reads the result by its GraphQL names: its documents then get no snake_case aliases. */
+  restNames?: false;
   handle(req: Request, res: Response, tools: CustomRouteTools): Promise<void>;
 }
 

@@ -1,17 +1,6 @@
 import { getNullableType, type GraphQLList, isEnumType, isListType, isScalarType, type GraphQLInputType } from 'graphql';
 import { ValidationError } from '../src/errors.ts';
-
-const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, char: string) => char.toUpperCase());
-export const camelToSnake = (key: string) => key.replace(/[A-Z]/g, (char) => `_${char.toLowerCase()}`);
-
-/** Converts JSON body keys from the spec's snake_case to GraphQL's camelCase, recursively. */
-export function camelizeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelizeKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeToCamel(key), camelizeKeys(inner)]));
-  }
-  return value;
-}
+import { camelToSnake } from '../src/naming.ts';
 
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(\.\d+)?$/;

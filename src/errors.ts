@@ -1,3 +1,5 @@
+import { type FieldNaming, keepNames } from './naming.ts';
+
 /**
  * Domain errors: a stable `code`, an HTTP status and a client-safe message. GraphQL carries them in
  * `extensions`; REST answers `{ detail, code }` with the status. Anything else is an internal error.
@@ -8,8 +10,11 @@ export class DomainError extends Error {
   /** Extra fields merged into REST bodies and GraphQL extensions. */
   readonly extra: Record<string, unknown> = {};
 
-  /** The REST error body: the spec's `{ detail, code }` plus any extra fields. */
-  restBody(): Record<string, unknown> {
+  /**
+   * The REST error body: the spec's `{ detail, code }` plus any extra fields. Errors that name fields (by their
+   * GraphQL names) name them through `naming`, which the REST edge supplies.
+   */
+  restBody(_naming: FieldNaming = keepNames): Record<string, unknown> {
     return { detail: this.message, code: this.code, ...this.extra };
   }
 }
@@ -17,12 +22,18 @@ export class DomainError extends Error {
 export class ValidationError extends DomainError {
   override readonly status = 400;
   override readonly code = 'VALIDATION_ERROR';
+  /** `field`: the GraphQL (camelCase) path of the offending input, or null when the request as a whole is wrong. */
   constructor(
     readonly field: string | null,
-    message: string,
+    readonly reason: string,
   ) {
-    super(field ? `${field}: ${message}` : message);
+    super(field ? `${field}: ${reason}` : reason);
     this.extra.field = field;
+  }
+
+  override restBody(naming: FieldNaming = keepNames): Record<string, unknown> {
+    const field = this.field === null ? null : naming(this.field);
+    return { detail: field ? `${field}: ${this.reason}` : this.reason, code: this.code, field };
   }
 }
 

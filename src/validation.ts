@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { ValidationError } from './errors.ts';
-import { camelToSnake } from '../rest-adapter/variables.ts';
 
-/** Parses `input` with `schema`; the first problem becomes a 400 naming the field in the spec's snake_case. */
+/** Parses `input` with `schema`; the first problem becomes a 400 naming the field by its GraphQL (camelCase) path. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const [issue] = result.error.issues;
-  const field = issue.path.length ? issue.path.map((part) => camelToSnake(String(part))).join('.') : null;
+  const field = issue.path.length ? issue.path.map(String).join('.') : null;
   throw new ValidationError(field, issue.message);
 }
 

@@ -1,7 +1,7 @@
 import { body, path, type Route } from '../../../rest-adapter/types.ts';
 import { apiKeyRoles } from './permissions.ts';
 
-const API_KEY_FIELDS = 'id name scope prefix created_at: createdAt last_used_at: lastUsedAt revoked_at: revokedAt';
+const API_KEY_FIELDS = 'id name scope prefix createdAt lastUsedAt revokedAt';
 
 export const apiKeyRoutes: Route[] = [
   {

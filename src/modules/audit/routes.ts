@@ -1,7 +1,7 @@
 import { query, type Route } from '../../../rest-adapter/types.ts';
 import { auditRoles } from './permissions.ts';
 
-const FIELDS = `id user_id: userId username action entity_type: entityType entity_id: entityId timestamp details`;
+const FIELDS = `id userId username action entityType entityId timestamp details`;
 
 export const auditRoutes: Route[] = [
   {

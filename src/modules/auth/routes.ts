@@ -33,6 +33,7 @@ export const authRoutes: Route[] = [
     roles: 'public',
     requestType: 'application/x-www-form-urlencoded',
     documents: [LOGIN],
+    restNames: false,
     async handle(req, res, { execute, context }) {
       const form = (req.body ?? {}) as Record<string, unknown>;
       const session = (await execute(LOGIN, { username: text(form.username), password: text(form.password) })) as Session;
@@ -58,7 +59,7 @@ export const authRoutes: Route[] = [
     tag: 'Auth',
     summary: 'The signed-in user',
     roles: 'signed-in',
-    document: 'query { me { id username email role is_active: isActive must_change_password: mustChangePassword } }',
+    document: 'query { me { id username email role isActive mustChangePassword } }',
   },
   {
     method: 'POST',
@@ -68,6 +69,7 @@ export const authRoutes: Route[] = [
     roles: 'signed-in',
     requestType: 'application/json',
     documents: [CHANGE_PASSWORD],
+    restNames: false,
     async handle(req, res, { execute, context }) {
       const form = (req.body ?? {}) as Record<string, unknown>;
       const input = { currentPassword: text(form.current_password), newPassword: text(form.new_password) };

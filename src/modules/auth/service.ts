@@ -96,11 +96,11 @@ export async function changePassword(services: Services, principal: Principal, i
   // Counted before checking: a stolen session or key must not be able to guess the current password.
   await services.loginThrottle.beginPasswordCheck(user.id);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-    throw new ValidationError('current_password', 'is incorrect');
+    throw new ValidationError('currentPassword', 'is incorrect');
   }
   await services.loginThrottle.passwordCheckSucceeded(user.id);
-  assertPasswordAcceptable(newPassword, user.username, 'new_password');
-  if (newPassword === currentPassword) throw new ValidationError('new_password', 'must differ from the current password');
+  assertPasswordAcceptable(newPassword, user.username, 'newPassword');
+  if (newPassword === currentPassword) throw new ValidationError('newPassword', 'must differ from the current password');
   const passwordHash = await hashPassword(newPassword);
   const updated = await inTransaction(services, principal, async (uow) => {
     const changed = await uow.tx.user.update({

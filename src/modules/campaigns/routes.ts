@@ -4,23 +4,23 @@ import { campaignRoles } from './permissions.ts';
 import { CAMPAIGN_TRANSITIONS } from './state-machine.ts';
 
 /** A campaign in the spec's snake_case, with its test counts. */
-const CAMPAIGN_FIELDS = `id name description type status valid_transitions: validTransitions threat_actor_id: threatActorId
-  start_date: startDate end_date: endDate recurrence activated_at: activatedAt completed_at: completedAt
-  created_by: createdById version created_at: createdAt updated_at: updatedAt test_count: testCount validated_count: validatedCount`;
+const CAMPAIGN_FIELDS = `id name description type status validTransitions threatActorId
+  startDate endDate recurrence activatedAt completedAt
+  created_by: createdById version createdAt updatedAt testCount validatedCount`;
 
 const PROGRESS_FIELDS = `validated total percentage
-  by_state: byState { draft red_executing: redExecuting blue_evaluating: blueEvaluating in_review: inReview rejected validated }`;
+  byState { draft redExecuting blueEvaluating inReview rejected validated }`;
 
 /** The single read adds the next occurrence, the actor, the progress and the tests. */
-const CAMPAIGN_DETAIL_FIELDS = `${CAMPAIGN_FIELDS} next_occurrence: nextOccurrence
-  threat_actor: threatActor { id external_id: externalId name }
+const CAMPAIGN_DETAIL_FIELDS = `${CAMPAIGN_FIELDS} nextOccurrence
+  threatActor { id externalId name }
   progress { ${PROGRESS_FIELDS} }
-  tests { id name state technique_id: techniqueId technique { id ttp_id: ttpId name } detection_result: detectionResult
-    execution_date: executionDate assigned_to: assignedToId template_id: templateId retest_of: retestOfId lineage_id: lineageId
-    created_at: createdAt updated_at: updatedAt }`;
+  tests { id name state techniqueId technique { id ttpId name } detectionResult
+    executionDate assigned_to: assignedToId templateId retest_of: retestOfId lineageId
+    createdAt updatedAt }`;
 
-const EVENT_FIELDS = `id kind from_state: fromStatus to_state: toStatus actor_id: actorId actor_name: actorName at details`;
-const EXECUTION_FIELDS = `id occurrence started_at: startedAt finished_at: finishedAt tests_created: testsCreated test_ids: testIds`;
+const EVENT_FIELDS = `id kind from_state: fromStatus to_state: toStatus actorId actorName at details`;
+const EXECUTION_FIELDS = `id occurrence startedAt finishedAt testsCreated testIds`;
 
 const mutation = (
   method: 'POST' | 'PATCH' | 'DELETE',

@@ -130,7 +130,7 @@ export function scheduleCampaign(services: Services, principal: Principal, id: s
     if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignClosedError('Scheduling', before.status, EDITABLE_STATUSES);
     const after = { ...before, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as Campaign;
     const problem = periodProblem(after.startDate, after.endDate);
-    if (problem) throw new ValidationError('end_date', problem);
+    if (problem) throw new ValidationError('endDate', problem);
     if (sameTime(after.startDate, before.startDate) && sameTime(after.endDate, before.endDate) && after.recurrence === before.recurrence) {
       return uow.tx.campaign.findUniqueOrThrow({ ...query, where: { id } });
     }

@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../../errors.ts';
 import { CampaignStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { camelToSnake } from '../../../rest-adapter/variables.ts';
+import { camelToSnake } from '../../naming.ts';
 import { CampaignClosedError, TestInOtherCampaignError } from './errors.ts';
 import { assertMayDelete } from './permissions.ts';
 import { followSchedule, periodProblem, recurrence, scheduleIdOf } from './schedule.ts';
@@ -80,7 +80,7 @@ export async function getCampaign(services: Services, id: string, query: Campaig
 
 async function assertThreatActor(uow: UnitOfWork, threatActorId: string): Promise<void> {
   if (!(await uow.tx.threatActor.findUnique({ where: { id: threatActorId }, select: { id: true } }))) {
-    throw new ValidationError('threat_actor_id', 'no threat actor with this id');
+    throw new ValidationError('threatActorId', 'no threat actor with this id');
   }
 }
 
@@ -212,7 +212,7 @@ export function addCampaignTest(services: Services, principal: Principal, id: st
     const locked = await lockEditable(uow, id, 'Adding tests');
     const [test] = await uow.tx.$queryRaw<{ id: string; name: string; campaign_id: string | null }[]>`
       SELECT id, name, campaign_id FROM tests WHERE id = ${testId}::uuid FOR NO KEY UPDATE`;
-    if (!test) throw new ValidationError('test_id', 'no test with this id');
+    if (!test) throw new ValidationError('testId', 'no test with this id');
     if (test.campaign_id && test.campaign_id !== id) throw new TestInOtherCampaignError(testId, test.campaign_id);
     if (!test.campaign_id) {
       await uow.tx.test.update({ where: { id: testId }, data: { campaignId: id, version: { increment: 1 } } });

@@ -1,14 +1,14 @@
 import { path, query, type Route } from '../../../rest-adapter/types.ts';
 import { complianceRoles } from './permissions.ts';
 
-const FRAMEWORK_FIELDS = `id key name version attack_version: attackVersion updated_at: updatedAt control_count: controlCount
-  mapped_control_count: mappedControlCount mapping_count: mappingCount attack_id_count: attackIdCount`;
+const FRAMEWORK_FIELDS = `id key name version attackVersion updatedAt controlCount
+  mappedControlCount mappingCount attackIdCount`;
 
-const CONTROL_FIELDS = `id control_id: controlId name family coverage_status: coverageStatus mapped_count: mappedCount
-  assessed_count: assessedCount validated_count: validatedCount partial_count: partialCount
+const CONTROL_FIELDS = `id controlId name family coverageStatus mappedCount
+  assessedCount validatedCount partialCount
   techniques {
-    attack_id: attackId mapping_type: mappingType comments in_catalog: inCatalog assessed
-    technique_id: techniqueId technique_name: techniqueName status_global: statusGlobal
+    attackId mappingType comments inCatalog assessed
+    techniqueId techniqueName statusGlobal
   }`;
 
 export const complianceRoutes: Route[] = [
@@ -51,9 +51,9 @@ export const complianceRoutes: Route[] = [
     document: `query ($frameworkId: ID!) {
       complianceSummary(frameworkId: $frameworkId) {
         framework { ${FRAMEWORK_FIELDS} }
-        total covered partial gaps not_evaluated: notEvaluated unmapped coverage_percentage: coveragePercentage
-        mapped_attack_id_count: mappedAttackIdCount absent_attack_ids: absentAttackIds absent_count: absentCount
-        inactive_attack_ids: inactiveAttackIds inactive_count: inactiveCount
+        total covered partial gaps notEvaluated unmapped coveragePercentage
+        mappedAttackIdCount absentAttackIds absentCount
+        inactiveAttackIds inactiveCount
       }
     }`,
     variables: { frameworkId: path('framework_id') },

@@ -1,7 +1,7 @@
 import { path, query, type Route } from '../../../rest-adapter/types.ts';
 import { countermeasureRoles } from './permissions.ts';
 
-const LIST_FIELDS = `id d3fend_id: d3fendId name tactic parent top_level: topLevel technique_count: techniqueCount`;
+const LIST_FIELDS = `id d3fendId name tactic parent topLevel techniqueCount`;
 
 export const countermeasuresRoutes: Route[] = [
   {
@@ -31,10 +31,10 @@ export const countermeasuresRoutes: Route[] = [
     roles: countermeasureRoles.read,
     document: `query ($id: ID!) {
       countermeasure(id: $id) {
-        ${LIST_FIELDS} definition updated_at: updatedAt
+        ${LIST_FIELDS} definition updatedAt
         techniques {
-          attack_id: attackId in_catalog: inCatalog technique_id: techniqueId technique_name: techniqueName
-          status_global: statusGlobal revoked deprecated details
+          attackId inCatalog techniqueId techniqueName
+          statusGlobal revoked deprecated details
         }
       }
     }`,
@@ -48,7 +48,7 @@ export const countermeasuresRoutes: Route[] = [
     roles: countermeasureRoles.read,
     document: `query ($ttpId: String!) {
       techniqueCountermeasures(ttpId: $ttpId) {
-        id d3fend_id: d3fendId name tactic parent top_level: topLevel attack_id: attackId details
+        id d3fendId name tactic parent topLevel attackId details
       }
     }`,
     variables: { ttpId: path('ttp_id') },

@@ -1,9 +1,9 @@
 import { body, path, type Route } from '../../../rest-adapter/types.ts';
 import { dataSourceRoles } from './permissions.ts';
 
-const RUN_FIELDS = `id trigger status started_at: startedAt finished_at: finishedAt changes committed error triggered_by: triggeredById`;
-const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error last_run_at: lastRunAt last_success_at: lastSuccessAt
-  item_counts: itemCounts licence { name url notice } next_run_time: nextRunTime last_run: lastRun { ${RUN_FIELDS} } created_at: createdAt updated_at: updatedAt`;
+const RUN_FIELDS = `id trigger status startedAt finishedAt changes committed error triggered_by: triggeredById`;
+const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error lastRunAt lastSuccessAt
+  itemCounts licence { name url notice } nextRunTime lastRun { ${RUN_FIELDS} } createdAt updatedAt`;
 
 export const dataSourcesRoutes: Route[] = [
   {
@@ -32,7 +32,7 @@ export const dataSourcesRoutes: Route[] = [
       "(which says when the job waits for a worker); 409 SYNC_IN_PROGRESS while one is queued or holds the source's lease",
     roles: dataSourceRoles.sync,
     status: 202,
-    document: `mutation ($id: String!) { syncDataSource(id: $id) { data_source: dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } job_id: jobId workers detail } }`,
+    document: `mutation ($id: String!) { syncDataSource(id: $id) { dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } jobId workers detail } }`,
     variables: { id: path('id') },
   },
 ];

@@ -1,14 +1,14 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
 import { detectionRuleRoles } from './permissions.ts';
 
-const RULE_SUMMARY_FIELDS = `id title description source ttp_technique_id: ttpTechniqueId technique_ids: techniqueIds severity status
-  log_source: logSource external_id: externalId author references license source_url: sourceUrl is_active: isActive
-  created_by: createdById created_at: createdAt updated_at: updatedAt`;
+const RULE_SUMMARY_FIELDS = `id title description source ttpTechniqueId techniqueIds severity status
+  logSource externalId author references license sourceUrl isActive
+  created_by: createdById createdAt updatedAt`;
 const RULE_FIELDS = `${RULE_SUMMARY_FIELDS} content`;
 
 /** The evaluation fields, also the list the test detail carries under `detection_evaluations`. */
-export const DETECTION_EVALUATION_FIELDS = `id test_id: testId rule_id: ruleId rule_title: ruleTitle rule_source: ruleSource
-  rule_external_id: ruleExternalId rule_author: ruleAuthor triggered notes evaluated_by: evaluatedById evaluated_at: evaluatedAt`;
+export const DETECTION_EVALUATION_FIELDS = `id testId ruleId ruleTitle ruleSource
+  ruleExternalId ruleAuthor triggered notes evaluated_by: evaluatedById evaluatedAt`;
 
 export const detectionRulesRoutes: Route[] = [
   {

@@ -9,8 +9,8 @@ import { receiveUpload } from './upload.ts';
 import './types.ts';
 
 /** Every field of an evidence record in the spec's snake_case (also used by the test detail). */
-export const EVIDENCE_FIELDS = `id test_id: testId team file_name: fileName content_type: contentType size_bytes: sizeBytes
-  sha256_hash: sha256Hash uploaded_at: uploadedAt uploaded_by: uploadedById download_url: downloadUrl download_url_expires_at: downloadUrlExpiresAt`;
+export const EVIDENCE_FIELDS = `id testId team fileName contentType sizeBytes
+  sha256Hash uploadedAt uploaded_by: uploadedById downloadUrl downloadUrlExpiresAt`;
 const EVIDENCE = `query ($id: UUID!) { evidence(id: $id) { ${EVIDENCE_FIELDS} } }`;
 
 export const evidenceRoutes: Route[] = [
@@ -82,7 +82,7 @@ export const evidenceRoutes: Route[] = [
     tag: 'Evidence',
     summary: 'Delete an evidence file (the uploader, RL, BL, A); answers the deleted record',
     roles: evidenceRoles.delete,
-    document: `mutation ($id: UUID!) { deleteEvidence(id: $id) { id test_id: testId team file_name: fileName sha256_hash: sha256Hash size_bytes: sizeBytes uploaded_at: uploadedAt } }`,
+    document: `mutation ($id: UUID!) { deleteEvidence(id: $id) { id testId team fileName sha256Hash sizeBytes uploadedAt } }`,
     variables: { id: path('id') },
   },
 ];

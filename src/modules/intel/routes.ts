@@ -8,6 +8,6 @@ export const intelRoutes: Route[] = [
     tag: 'System',
     summary: 'Run the intel scan now: message and new_items (the first scan is a baseline and reports 0)',
     roles: intelRoles.scan,
-    document: 'mutation { runIntelScan { message new_items: newItems baseline } }',
+    document: 'mutation { runIntelScan { message newItems baseline } }',
   },
 ];

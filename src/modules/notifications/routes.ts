@@ -1,7 +1,7 @@
 import { Roles } from '../../auth/roles.ts';
 import { path, query, type Route } from '../../../rest-adapter/types.ts';
 
-const FIELDS = `id event title message entity_type: entityType entity_id: entityId is_read: isRead read_at: readAt created_at: createdAt`;
+const FIELDS = `id event title message entityType entityId isRead readAt createdAt`;
 
 export const notificationRoutes: Route[] = [
   {

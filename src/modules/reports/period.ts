@@ -41,7 +41,7 @@ export function dateRange(dateFrom: string | null | undefined, dateTo: string | 
   const from = dateFrom ? parseIsoDate(dateFrom)!.at : undefined;
   const end = dateTo ? parseIsoDate(dateTo)! : undefined;
   const before = end ? new Date(end.at.getTime() + (end.dateOnly ? DAY_MS : 1)) : undefined;
-  if (from && before && from >= before) throw new ValidationError('date_to', 'must not be before date_from');
+  if (from && before && from >= before) throw new ValidationError('dateTo', 'must not be before date_from');
   return { from, before };
 }
 

@@ -9,19 +9,19 @@ import { reportRoles } from './permissions.ts';
 import { renderPdf } from './pdf/layouts.ts';
 import type { Services } from '../../services.ts';
 
-const TEST_ITEM = `id name platform state detection_result: detectionResult attack_success: attackSuccess
-  technique { id ttp_id: ttpId name }
-  red_validation_status: redValidationStatus blue_validation_status: blueValidationStatus
-  execution_date: executionDate decided_at: decidedAt campaign_id: campaignId created_at: createdAt updated_at: updatedAt`;
+const TEST_ITEM = `id name platform state detectionResult attackSuccess
+  technique { id ttpId name }
+  redValidationStatus blueValidationStatus
+  executionDate decidedAt campaignId createdAt updatedAt`;
 
-const REMEDIATION_ITEM = `id name state detection_result: detectionResult technique { id ttp_id: ttpId name }
-  remediation_status: remediationStatus remediation_steps: remediationSteps remediation_assignee: remediationAssigneeId
-  remediation_assignee_user: remediationAssignee { id username display_name: displayName }
-  remediation_completed_at: remediationCompletedAt updated_at: updatedAt`;
+const REMEDIATION_ITEM = `id name state detectionResult technique { id ttpId name }
+  remediationStatus remediationSteps remediation_assignee: remediationAssigneeId
+  remediation_assignee_user: remediationAssignee { id username displayName }
+  remediationCompletedAt updatedAt`;
 
-const COUNTS = `total validated partial not_covered: notCovered in_progress: inProgress not_evaluated: notEvaluated coverage_percentage: coveragePercentage`;
-const TECHNIQUE_ROW = `id ttp_id: ttpId name tactics platforms status tests_total: testsTotal tests_validated: testsValidated
-  tests_rejected: testsRejected tests_open: testsOpen last_result: lastResult last_validated_at: lastValidatedAt`;
+const COUNTS = `total validated partial notCovered inProgress notEvaluated coveragePercentage`;
+const TECHNIQUE_ROW = `id ttpId name tactics platforms status testsTotal testsValidated
+  testsRejected testsOpen lastResult lastValidatedAt`;
 
 const COVERAGE_CSV = `query ($tactic: String, $platform: String) {
   coverageReport(filter: { tactic: $tactic, platform: $platform }) { techniques { ${TECHNIQUE_ROW} } }
@@ -114,9 +114,9 @@ export const reportsRoutes: Route[] = [
     roles: reportRoles.read,
     document: `query ($tactic: String, $platform: String) {
       coverageReport(filter: { tactic: $tactic, platform: $platform }) {
-        generated_at: generatedAt tactic platform
+        generatedAt tactic platform
         totals { ${COUNTS} }
-        by_tactic: byTactic { tactic short_name: shortName tactic_id: tacticId ${COUNTS} }
+        byTactic { tactic shortName tacticId ${COUNTS} }
         techniques { ${TECHNIQUE_ROW} }
       }
     }`,
@@ -150,8 +150,8 @@ export const reportsRoutes: Route[] = [
     document: `query ($state: TestState, $dateFrom: String, $dateTo: String, $offset: Int, $limit: Int) {
       testResultsReport(filter: { state: $state, dateFrom: $dateFrom, dateTo: $dateTo }, offset: $offset, limit: $limit) {
         items { ${TEST_ITEM} } total offset limit
-        by_state: byState { draft red_executing: redExecuting blue_evaluating: blueEvaluating in_review: inReview rejected validated }
-        by_detection_result: byDetectionResult { detected partially_detected: partiallyDetected not_detected: notDetected none }
+        byState { draft redExecuting blueEvaluating inReview rejected validated }
+        byDetectionResult { detected partiallyDetected notDetected none }
       }
     }`,
     variables: {
@@ -172,7 +172,7 @@ export const reportsRoutes: Route[] = [
     document: `query ($status: RemediationStatus, $offset: Int, $limit: Int) {
       remediationReport(status: $status, offset: $offset, limit: $limit) {
         items { ${REMEDIATION_ITEM} } total offset limit
-        by_status: byStatus { pending in_progress: inProgress completed not_applicable: notApplicable }
+        byStatus { pending inProgress completed notApplicable }
       }
     }`,
     variables: { status: query('status'), offset: query('offset'), limit: query('limit') },

@@ -2,9 +2,9 @@ import { query, type Route } from '../../../rest-adapter/types.ts';
 import { riskRoles } from './permissions.ts';
 
 const LEVELS = 'levels { critical high medium low }';
-const PROFILE_FIELDS = `technique_id: techniqueId ttp_id: ttpId name tactic tactics status impact impact_level: impactLevel
-  likelihood score level actor_count: actorCount tactic_weight: tacticWeight stale computed_at: computedAt`;
-const TACTIC_FIELDS = 'tactic name techniques average_score: averageScore max_score: maxScore';
+const PROFILE_FIELDS = `techniqueId ttpId name tactic tactics status impact impactLevel
+  likelihood score level actorCount tacticWeight stale computedAt`;
+const TACTIC_FIELDS = 'tactic name techniques averageScore maxScore';
 
 export const riskRoutes: Route[] = [
   {
@@ -13,7 +13,7 @@ export const riskRoutes: Route[] = [
     tag: 'Risk',
     summary: 'Recompute the risk profile of every active technique (answers the counts and computed_at)',
     roles: riskRoles.compute,
-    document: `mutation { computeRisk { profiles removed computed_at: computedAt ${LEVELS} } }`,
+    document: `mutation { computeRisk { profiles removed computedAt ${LEVELS} } }`,
   },
   {
     method: 'GET',
@@ -41,7 +41,7 @@ export const riskRoutes: Route[] = [
     tag: 'Risk',
     summary: 'Impact levels × coverage statuses: count and highest-risk ttp ids (at most 10) per cell',
     roles: riskRoles.read,
-    document: `query { riskMatrix { computed_at: computedAt total rows { impact_level: impactLevel total cells { status count ttp_ids: ttpIds } } } }`,
+    document: `query { riskMatrix { computedAt total rows { impactLevel total cells { status count ttpIds } } } }`,
   },
   {
     method: 'GET',
@@ -50,11 +50,11 @@ export const riskRoutes: Route[] = [
     summary: 'Totals, averages, counts per risk level and status, tactics by average score and the highest-risk tactic',
     roles: riskRoles.read,
     document: `query { riskSummary {
-      computed_at: computedAt total average_score: averageScore average_impact: averageImpact
-      average_likelihood: averageLikelihood max_score: maxScore ${LEVELS}
-      statuses { validated partial in_progress: inProgress not_covered: notCovered not_evaluated: notEvaluated }
-      uncovered stale_profiles: staleProfiles techniques_without_profile: techniquesWithoutProfile
-      highest_risk_tactic: highestRiskTactic { ${TACTIC_FIELDS} } tactics { ${TACTIC_FIELDS} }
+      computedAt total averageScore averageImpact
+      averageLikelihood maxScore ${LEVELS}
+      statuses { validated partial inProgress notCovered notEvaluated }
+      uncovered staleProfiles techniquesWithoutProfile
+      highestRiskTactic { ${TACTIC_FIELDS} } tactics { ${TACTIC_FIELDS} }
     } }`,
   },
   {

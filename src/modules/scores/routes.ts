@@ -4,17 +4,17 @@ import { parseInput } from '../../validation.ts';
 import { comparePair } from './navigator.ts';
 import { scoreRoles } from './permissions.ts';
 
-const WEIGHTS = `coverage detection validation_freshness: validationFreshness detection_rate: detectionRate`;
-const COVERAGE = `coverage { validated partial in_progress: inProgress not_covered: notCovered not_evaluated: notEvaluated
-  coverage_percentage: coveragePercentage }`;
+const WEIGHTS = `coverage detection validationFreshness detectionRate`;
+const COVERAGE = `coverage { validated partial inProgress notCovered notEvaluated
+  coveragePercentage }`;
 const CONFIG_FIELDS = `weights { ${WEIGHTS} } defaults { ${WEIGHTS} } terms { name description }
-  updated_at: updatedAt updated_by: updatedById`;
+  updatedAt updated_by: updatedById`;
 
-const HEATMAP_TECHNIQUE = `technique_id: techniqueId ttp_id: ttpId name status score`;
+const HEATMAP_TECHNIQUE = `techniqueId ttpId name status score`;
 const HEATMAP = `query ($platform: String) {
   heatmap(platform: $platform) {
-    platform technique_count: techniqueCount
-    tactics { id short_name: shortName name order techniques { ${HEATMAP_TECHNIQUE} sub_techniques: subTechniques { ${HEATMAP_TECHNIQUE} } } }
+    platform techniqueCount
+    tactics { id shortName name order techniques { ${HEATMAP_TECHNIQUE} subTechniques { ${HEATMAP_TECHNIQUE} } } }
   }
 }`;
 const NAVIGATOR = `query ($platform: String, $snapshotId: String, $before: String, $after: String) {
@@ -45,9 +45,9 @@ export const scoresRoutes: Route[] = [
     summary: 'Technique score (0–100) with its breakdown: every term with value, weight and points (the points add up to the score)',
     roles: scoreRoles.read,
     document: `query ($ttpId: String!) { techniqueScore(ttpId: $ttpId) {
-      technique_id: techniqueId ttp_id: ttpId name status score formula terms { name description value weight points }
-      inputs { validated_tests: validatedTests detected_tests: detectedTests partially_detected_tests: partiallyDetectedTests
-        last_validated_at: lastValidatedAt active_detection_rules: activeDetectionRules }
+      techniqueId ttpId name status score formula terms { name description value weight points }
+      inputs { validatedTests detectedTests partiallyDetectedTests
+        lastValidatedAt activeDetectionRules }
     } }`,
     variables: { ttpId: path('ttp_id') },
   },
@@ -58,7 +58,7 @@ export const scoresRoutes: Route[] = [
     summary: 'Average score of the active techniques of a tactic (by TA id, short name or name), with counts by status',
     roles: scoreRoles.read,
     document: `query ($tactic: String!) { tacticScore(tactic: $tactic) {
-      tactic { id short_name: shortName name order } score technique_count: techniqueCount ${COVERAGE} weights { ${WEIGHTS} }
+      tactic { id shortName name order } score techniqueCount ${COVERAGE} weights { ${WEIGHTS} }
     } }`,
     variables: { tactic: path('tactic') },
   },
@@ -70,8 +70,8 @@ export const scoresRoutes: Route[] = [
       'Coverage against a threat actor (uuid or G id): average score of the techniques it uses, counts by status, techniques lowest score first',
     roles: scoreRoles.read,
     document: `query ($id: String!) { threatActorScore(id: $id) {
-      threat_actor: threatActor { id external_id: externalId name } score technique_count: techniqueCount ${COVERAGE}
-      techniques { technique_id: techniqueId ttp_id: ttpId name status score } weights { ${WEIGHTS} }
+      threatActor { id externalId name } score techniqueCount ${COVERAGE}
+      techniques { techniqueId ttpId name status score } weights { ${WEIGHTS} }
     } }`,
     variables: { id: path('id') },
   },
@@ -82,9 +82,9 @@ export const scoresRoutes: Route[] = [
     summary: 'Organisation score: mean score of every active technique, and per tactic; cached 5 minutes',
     roles: scoreRoles.read,
     document: `query { organizationScore {
-      score technique_count: techniqueCount
-      by_tactic: byTactic { id short_name: shortName name order score technique_count: techniqueCount }
-      weights { ${WEIGHTS} } computed_at: computedAt
+      score techniqueCount
+      byTactic { id shortName name order score techniqueCount }
+      weights { ${WEIGHTS} } computedAt
     } }`,
   },
   {
@@ -94,7 +94,7 @@ export const scoresRoutes: Route[] = [
     summary: 'Weekly organisation score and coverage percentage from the last snapshot of each week (period 30d, 90d or 1y; default 90d)',
     roles: scoreRoles.read,
     document: `query ($period: String) { scoreHistory(period: $period) {
-      period weeks { week_start: weekStart snapshot_id: snapshotId snapshot_at: snapshotAt score coverage_percentage: coveragePercentage }
+      period weeks { weekStart snapshotId snapshotAt score coveragePercentage }
     } }`,
     variables: { period: query('period') },
   },

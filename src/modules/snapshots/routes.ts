@@ -1,12 +1,12 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
 import { snapshotRoles } from './permissions.ts';
 
-const COUNTS = `total validated partial in_progress: inProgress not_covered: notCovered not_evaluated: notEvaluated`;
-const SNAPSHOT_FIELDS = `id name kind summary { ${COUNTS} } coverage_percentage: coveragePercentage score
-  created_by: createdById created_at: createdAt`;
-const TECHNIQUE_STATES = `techniques { technique_id: techniqueId ttp_id: ttpId name status score }`;
-const POINT_FIELDS = `id name kind date coverage_percentage: coveragePercentage score ${COUNTS}`;
-const TECHNIQUE_REF = `technique_id: techniqueId ttp_id: ttpId name`;
+const COUNTS = `total validated partial inProgress notCovered notEvaluated`;
+const SNAPSHOT_FIELDS = `id name kind summary { ${COUNTS} } coveragePercentage score
+  created_by: createdById createdAt`;
+const TECHNIQUE_STATES = `techniques { techniqueId ttpId name status score }`;
+const POINT_FIELDS = `id name kind date coveragePercentage score ${COUNTS}`;
+const TECHNIQUE_REF = `techniqueId ttpId name`;
 
 // /snapshots/evolution and /snapshots/compare come before /snapshots/:id, which would otherwise take them.
 export const snapshotsRoutes: Route[] = [
@@ -51,10 +51,10 @@ export const snapshotsRoutes: Route[] = [
     document: `query ($a: UUID, $b: UUID) {
       snapshotComparison(a: $a, b: $b) {
         a { ${POINT_FIELDS} } b { ${POINT_FIELDS} }
-        changed { ${TECHNIQUE_REF} before after score_before: scoreBefore score_after: scoreAfter change }
+        changed { ${TECHNIQUE_REF} before after scoreBefore scoreAfter change }
         improved regressed unchanged
-        only_in_a: onlyInA { ${TECHNIQUE_REF} status } only_in_b: onlyInB { ${TECHNIQUE_REF} status }
-        coverage_change: coverageChange score_change: scoreChange
+        onlyInA { ${TECHNIQUE_REF} status } onlyInB { ${TECHNIQUE_REF} status }
+        coverageChange scoreChange
       }
     }`,
     variables: { a: query('a'), b: query('b') },
@@ -86,7 +86,7 @@ export const snapshotsRoutes: Route[] = [
     roles: snapshotRoles.read,
     document: `query ($period: String) {
       postureHistory(period: $period) {
-        date snapshot_id: snapshotId coverage_percentage: coveragePercentage score ${COUNTS}
+        date snapshotId coveragePercentage score ${COUNTS}
       }
     }`,
     variables: { period: query('period') },

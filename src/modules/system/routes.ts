@@ -35,6 +35,6 @@ export const systemRoutes: Route[] = [
     tag: 'System',
     roles: systemRoles.scheduler,
     summary: 'Scheduler status: running, how many processes work the queues, and the recurring jobs with their next run time',
-    document: 'query { schedulerStatus { running workers jobs { id name next_run_time: nextRunTime } } }',
+    document: 'query { schedulerStatus { running workers jobs { id name nextRunTime } } }',
   },
 ];

@@ -2,14 +2,14 @@ import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
 import { TECHNIQUE_TEST_PAGE } from '../test-runs/types.ts';
 import { techniqueRoles } from './permissions.ts';
 
-const TECHNIQUE_FIELDS = `id ttp_id: ttpId name description tactic platforms status_global: statusGlobal
-  review_required: reviewRequired is_custom: isCustom created_at: createdAt updated_at: updatedAt
-  tactics is_subtechnique: isSubtechnique parent_ttp_id: parentTtpId stix_id: stixId attack_version: attackVersion
-  attack_modified: attackModified revoked deprecated url`;
+const TECHNIQUE_FIELDS = `id ttpId name description tactic platforms statusGlobal
+  reviewRequired isCustom createdAt updatedAt
+  tactics isSubtechnique parentTtpId stixId attackVersion
+  attackModified revoked deprecated url`;
 
 /** The single read lists the technique's tests (the spec's `tests` field), oldest first, up to the page maximum. */
-const TECHNIQUE_TESTS = `tests(limit: ${TECHNIQUE_TEST_PAGE.maxLimit}) { id name platform state detection_result: detectionResult execution_date: executionDate
-  campaign_id: campaignId created_by: createdById created_at: createdAt updated_at: updatedAt }`;
+const TECHNIQUE_TESTS = `tests(limit: ${TECHNIQUE_TEST_PAGE.maxLimit}) { id name platform state detectionResult executionDate
+  campaignId created_by: createdById createdAt updatedAt }`;
 
 export const techniqueRoutes: Route[] = [
   {
@@ -21,8 +21,8 @@ export const techniqueRoutes: Route[] = [
     roles: techniqueRoles.read,
     document: `query ($tactic: String, $status: CoverageStatus, $coverageStatus: CoverageStatus, $reviewRequired: Boolean, $platform: String, $search: String, $includeDeprecated: Boolean) {
       techniques(filter: { tactic: $tactic, status: $status, coverageStatus: $coverageStatus, reviewRequired: $reviewRequired, platform: $platform, search: $search, includeDeprecated: $includeDeprecated }) {
-        id ttp_id: ttpId name tactic tactics status_global: statusGlobal platforms review_required: reviewRequired
-        is_custom: isCustom is_subtechnique: isSubtechnique parent_ttp_id: parentTtpId revoked deprecated
+        id ttpId name tactic tactics statusGlobal platforms reviewRequired
+        isCustom isSubtechnique parentTtpId revoked deprecated
       }
     }`,
     variables: {

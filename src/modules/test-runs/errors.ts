@@ -1,4 +1,5 @@
 import { DomainError, InvalidTransitionError } from '../../errors.ts';
+import { type FieldNaming, keepNames } from '../../naming.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import { validTransitions, type Side, type Transition } from './state-machine.ts';
 
@@ -37,8 +38,16 @@ export class IncompleteTestError extends DomainError {
   override readonly status = 400;
   override readonly code = 'INCOMPLETE_TEST';
 
-  constructor(message: string, missing: string[]) {
-    super(message);
+  constructor(
+    readonly missing: readonly string[],
+    readonly action: string,
+  ) {
+    super(`${missing.join(', ')} must be recorded before ${action}`);
     Object.assign(this.extra, { missing_fields: missing });
+  }
+
+  override restBody(naming: FieldNaming = keepNames): Record<string, unknown> {
+    const missing = this.missing.map(naming);
+    return { detail: `${missing.join(', ')} must be recorded before ${this.action}`, code: this.code, missing_fields: missing };
   }
 }

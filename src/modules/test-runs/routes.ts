@@ -6,25 +6,25 @@ import { testRoles } from './permissions.ts';
 import { TRANSITIONS, type TransitionInput } from './state-machine.ts';
 
 /** Every field of a test in the spec's snake_case. */
-export const TEST_FIELDS = `id technique_id: techniqueId technique { id ttp_id: ttpId name tactic status_global: statusGlobal }
-  name description platform procedure_text: procedureText tool_used: toolUsed attack_success: attackSuccess red_summary: redSummary
-  detection_result: detectionResult blue_summary: blueSummary state valid_transitions: validTransitions
-  execution_date: executionDate red_submitted_at: redSubmittedAt blue_submitted_at: blueSubmittedAt
-  red_validation_status: redValidationStatus red_validation_notes: redValidationNotes red_validated_by: redValidatedById red_validated_at: redValidatedAt
-  blue_validation_status: blueValidationStatus blue_validation_notes: blueValidationNotes blue_validated_by: blueValidatedById blue_validated_at: blueValidatedAt
-  pending_validation_sides: pendingValidationSides decided_at: decidedAt
-  remediation_steps: remediationSteps remediation_status: remediationStatus remediation_assignee: remediationAssigneeId
-  remediation_completed_at: remediationCompletedAt data_classification: dataClassification
-  created_by: createdById assigned_to: assignedToId campaign_id: campaignId template_id: templateId
-  retest_of: retestOfId lineage_id: lineageId elapsed_seconds: elapsedSeconds timer_running: timerRunning timer_started_at: timerStartedAt
-  version created_at: createdAt updated_at: updatedAt`;
+export const TEST_FIELDS = `id techniqueId technique { id ttpId name tactic statusGlobal }
+  name description platform procedureText toolUsed attackSuccess redSummary
+  detectionResult blueSummary state validTransitions
+  executionDate redSubmittedAt blueSubmittedAt
+  redValidationStatus redValidationNotes red_validated_by: redValidatedById redValidatedAt
+  blueValidationStatus blueValidationNotes blue_validated_by: blueValidatedById blueValidatedAt
+  pendingValidationSides decidedAt
+  remediationSteps remediationStatus remediation_assignee: remediationAssigneeId
+  remediationCompletedAt dataClassification
+  created_by: createdById assigned_to: assignedToId campaignId templateId
+  retest_of: retestOfId lineageId elapsedSeconds timerRunning timerStartedAt
+  version createdAt updatedAt`;
 
 /** The single read adds the attached evidence and the detection rules evaluated on the test. */
 const TEST_DETAIL_FIELDS = `${TEST_FIELDS}
   evidences { ${EVIDENCE_FIELDS} }
-  detection_evaluations: detectionEvaluations { ${DETECTION_EVALUATION_FIELDS} }`;
+  detectionEvaluations { ${DETECTION_EVALUATION_FIELDS} }`;
 
-const EVENT_FIELDS = `id kind from_state: fromState to_state: toState actor_id: actorId actor_name: actorName at details`;
+const EVENT_FIELDS = `id kind fromState toState actorId actorName at details`;
 
 const TRANSITION_INPUT_TYPES: Record<TransitionInput, string> = {
   redValidation: 'ValidateTestRedInput!',

@@ -8,7 +8,7 @@ import { DetectionResult, RemediationStatus, TestState } from '../../generated/p
 import type { Test } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { camelToSnake } from '../../../rest-adapter/variables.ts';
+import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
 import { NotAllowedInStateError } from './errors.ts';
 import { EDIT_RULES, type EditKind } from './state-machine.ts';
@@ -82,13 +82,13 @@ export async function testTimeline(
 
 async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<void> {
   if (!(await uow.tx.technique.findUnique({ where: { id: techniqueId }, select: { id: true } }))) {
-    throw new ValidationError('technique_id', 'no technique with this id');
+    throw new ValidationError('techniqueId', 'no technique with this id');
   }
 }
 
 async function assertCampaign(uow: UnitOfWork, campaignId: string): Promise<void> {
   if (!(await uow.tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true } }))) {
-    throw new ValidationError('campaign_id', 'no campaign with this id');
+    throw new ValidationError('campaignId', 'no campaign with this id');
   }
 }
 
@@ -129,7 +129,7 @@ export function createTest(services: Services, principal: Principal, input: unkn
   const { techniqueId, assignedTo, ...fields } = parseInput(createSchema, input);
   return inTransaction(services, principal, async (uow) => {
     await assertTechnique(uow, techniqueId);
-    if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+    if (assignedTo) await assertActiveUser(uow, assignedTo, 'assignedTo');
     if (fields.campaignId) await assertCampaign(uow, fields.campaignId);
     return insertTest(uow, principal.userId, { ...fields, name: fields.name!, techniqueId, assignedToId: assignedTo ?? null }, {}, query);
   });
@@ -148,15 +148,15 @@ export function createTestFromTemplate(services: Services, principal: Principal,
   const data = parseInput(fromTemplateSchema, input);
   return inTransaction(services, principal, async (uow) => {
     const template = await uow.tx.testTemplate.findUnique({ where: { id: data.templateId } });
-    if (!template) throw new ValidationError('template_id', 'no test template with this id');
-    if (!template.isActive) throw new ValidationError('template_id', 'the template is inactive');
+    if (!template) throw new ValidationError('templateId', 'no test template with this id');
+    if (!template.isActive) throw new ValidationError('templateId', 'the template is inactive');
     let techniqueId = data.techniqueId;
     if (techniqueId) await assertTechnique(uow, techniqueId);
     else if (template.ttpTechniqueId) {
       techniqueId = (await uow.tx.technique.findUnique({ where: { ttpId: template.ttpTechniqueId }, select: { id: true } }))?.id;
     }
-    if (!techniqueId) throw new ValidationError('technique_id', 'is required: the template names no known technique');
-    if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assigned_to');
+    if (!techniqueId) throw new ValidationError('techniqueId', 'is required: the template names no known technique');
+    if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assignedTo');
     if (data.campaignId) await assertCampaign(uow, data.campaignId);
     const fields = {
       techniqueId,
@@ -249,7 +249,7 @@ export function updateTest(services: Services, principal: Principal, id: string,
     'general',
     async (uow) => {
       if (fields.techniqueId) await assertTechnique(uow, fields.techniqueId);
-      if (assignedTo) await assertActiveUser(uow, assignedTo, 'assigned_to');
+      if (assignedTo) await assertActiveUser(uow, assignedTo, 'assignedTo');
       return { ...fields, assignedToId: assignedTo };
     },
     query,
@@ -275,7 +275,7 @@ export function updateTestRemediation(services: Services, principal: Principal, 
     id,
     'remediation',
     async (uow, test, now) => {
-      if (remediationAssignee) await assertActiveUser(uow, remediationAssignee, 'remediation_assignee');
+      if (remediationAssignee) await assertActiveUser(uow, remediationAssignee, 'remediationAssignee');
       const changes: Changes = { ...fields, remediationAssigneeId: remediationAssignee };
       if (fields.remediationStatus && fields.remediationStatus !== test.remediationStatus) {
         changes.remediationCompletedAt = fields.remediationStatus === 'completed' ? now : null;

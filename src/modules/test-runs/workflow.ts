@@ -7,7 +7,6 @@ import { DetectionResult, ValidationStatus } from '../../generated/prisma/enums.
 import type { Test, TestState } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
-import { camelToSnake } from '../../../rest-adapter/variables.ts';
 import { recomputeCoverage } from './coverage.ts';
 import { AlreadyValidatedError, IncompleteTestError, invalidTestTransition } from './errors.ts';
 import {
@@ -114,8 +113,8 @@ export function applyTransition(
     const details: Record<string, Prisma.InputJsonValue | null> = { action: row.path };
     let next = row.to[0];
 
-    const missing = (row.effects.requires ?? []).filter((field) => test[field] == null).map(camelToSnake);
-    if (missing.length) throw new IncompleteTestError(`${missing.join(', ')} must be recorded before ${row.path}`, missing);
+    const missing = (row.effects.requires ?? []).filter((field) => test[field] == null);
+    if (missing.length) throw new IncompleteTestError(missing, row.path);
     if (row.effects.stamp) data[row.effects.stamp] = now;
     if (row.effects.validates) {
       const sides = decidingSides(row, principal, test);

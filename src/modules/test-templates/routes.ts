@@ -1,13 +1,13 @@
 import type { Request } from 'express';
 import { path, query, type Route } from '../../../rest-adapter/types.ts';
-import { camelizeKeys } from '../../../rest-adapter/variables.ts';
+import { camelizeKeys } from '../../naming.ts';
 import { ValidationError } from '../../errors.ts';
 import { templateRoles } from './permissions.ts';
 
-const TEMPLATE_FIELDS = `id name description ttp_technique_id: ttpTechniqueId platform platforms severity source executor procedure
-  cleanup_command: cleanupCommand elevation_required: elevationRequired input_arguments: inputArguments tool_used: toolUsed
-  suggested_remediation: suggestedRemediation external_id: externalId is_active: isActive created_by: createdById
-  test_count: testCount created_at: createdAt updated_at: updatedAt`;
+const TEMPLATE_FIELDS = `id name description ttpTechniqueId platform platforms severity source executor procedure
+  cleanupCommand elevationRequired inputArguments toolUsed
+  suggestedRemediation externalId isActive created_by: createdById
+  testCount createdAt updatedAt`;
 
 const CREATE = `mutation ($input: CreateTestTemplateInput!) { createTestTemplate(input: $input) { ${TEMPLATE_FIELDS} } }`;
 const UPDATE = `mutation ($id: UUID!, $input: UpdateTestTemplateInput!) { updateTestTemplate(id: $id, input: $input) { ${TEMPLATE_FIELDS} } }`;
@@ -73,7 +73,7 @@ export const testTemplatesRoutes: Route[] = [
     summary: 'Totals: total, active, inactive, by_source, by_platform',
     roles: templateRoles.stats,
     document: `query { testTemplateStats {
-      total active inactive by_source: bySource { source: key count } by_platform: byPlatform { platform: key count }
+      total active inactive bySource { source: key count } byPlatform { platform: key count }
     } }`,
   },
   {

@@ -146,7 +146,7 @@ export async function templateStats(services: Services): Promise<TemplateStats> 
 async function assertKnownTtpId(db: Db, ttpId: string | null | undefined) {
   if (!ttpId || ATTACK_TTP_ID.test(ttpId)) return;
   if (await db.technique.findUnique({ where: { ttpId }, select: { id: true } })) return;
-  throw new ValidationError('ttp_technique_id', 'must look like T1234 or T1234.001, or be the id of a custom technique');
+  throw new ValidationError('ttpTechniqueId', 'must look like T1234 or T1234.001, or be the id of a custom technique');
 }
 
 /** The fields a template takes over from a test when it is saved as a template. */

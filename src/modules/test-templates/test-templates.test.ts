@@ -544,7 +544,7 @@ describe('test templates over GraphQL', () => {
       { id },
       lead,
     );
-    expect(invalid.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'ttp_technique_id' });
+    expect(invalid.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'ttpTechniqueId' });
 
     const deleted = await app.graphql('mutation ($id: UUID!) { deleteTestTemplate(id: $id) }', { id }, lead);
     expect(deleted.data).toEqual({ deleteTestTemplate: id });

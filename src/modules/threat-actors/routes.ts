@@ -1,7 +1,7 @@
 import { path, query, type Route } from '../../../rest-adapter/types.ts';
 import { threatActorRoles } from './permissions.ts';
 
-const LIST_FIELDS = `id external_id: externalId name aliases motivation country technique_count: techniqueCount revoked deprecated`;
+const LIST_FIELDS = `id externalId name aliases motivation country techniqueCount revoked deprecated`;
 
 export const threatActorsRoutes: Route[] = [
   {
@@ -32,8 +32,8 @@ export const threatActorsRoutes: Route[] = [
     roles: threatActorRoles.read,
     document: `query ($id: ID!) {
       threatActor(id: $id) {
-        ${LIST_FIELDS} stix_id: stixId description motivations attack_modified: attackModified created_at: createdAt updated_at: updatedAt
-        techniques { technique_id: techniqueId ttp_id: ttpId name tactic status_global: statusGlobal procedure }
+        ${LIST_FIELDS} stixId description motivations attackModified createdAt updatedAt
+        techniques { techniqueId ttpId name tactic statusGlobal procedure }
       }
     }`,
     variables: { id: path('id') },

@@ -1,8 +1,8 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
 import { userRoles } from './permissions.ts';
 
-const USER_FIELDS = `id username email role is_active: isActive display_name: displayName must_change_password: mustChangePassword
-  tracker_account_id: trackerAccountId created_at: createdAt updated_at: updatedAt`;
+const USER_FIELDS = `id username email role isActive displayName mustChangePassword
+  trackerAccountId createdAt updatedAt`;
 
 // The /users/me rows come first: Express would otherwise take "me" for an :id.
 export const userRoutes: Route[] = [
@@ -12,6 +12,7 @@ export const userRoutes: Route[] = [
     tag: 'Users',
     summary: 'Own profile, with the effective notification and UI preferences',
     roles: userRoles.self,
+    narrowsFieldAccess: 'an account that must change its password reaches only /auth/me and /auth/change-password',
     document: `query { me { ${USER_FIELDS} preferences } }`,
   },
   {

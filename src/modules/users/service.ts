@@ -9,7 +9,7 @@ import { Role } from '../../generated/prisma/enums.ts';
 import type { User } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { camelToSnake } from '../../../rest-adapter/variables.ts';
+import { camelToSnake } from '../../naming.ts';
 import { effectivePreferences, preferencesSchema, type Preferences } from '../notifications/preferences.ts';
 
 type Query = { select?: Prisma.UserSelect };
