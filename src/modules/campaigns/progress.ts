@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { stateCountColumns } from '../test-runs/state-counts.ts';
 import type { Db } from '../../db/client.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import type { Context } from '../../graphql/context.ts';
@@ -39,12 +40,7 @@ export async function progressOfCampaigns(db: Db, campaignIds: readonly string[]
   const rows = await db.$queryRaw<CountRow[]>`
     SELECT campaign_id::text AS campaign_id,
            count(*)::int AS total,
-           count(*) FILTER (WHERE state = 'draft')::int AS draft,
-           count(*) FILTER (WHERE state = 'red_executing')::int AS red_executing,
-           count(*) FILTER (WHERE state = 'blue_evaluating')::int AS blue_evaluating,
-           count(*) FILTER (WHERE state = 'in_review')::int AS in_review,
-           count(*) FILTER (WHERE state = 'rejected')::int AS rejected,
-           count(*) FILTER (WHERE state = 'validated')::int AS validated
+           ${stateCountColumns()}
     FROM tests
     WHERE campaign_id = ANY(${[...campaignIds]}::uuid[])
     GROUP BY campaign_id`;

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { stateCountsType } from '../test-runs/state-counts.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { CAMPAIGN_HISTORY_MAX } from './service.ts';
 import { pageType } from '../../graphql/pagination.ts';
@@ -21,17 +22,7 @@ export const CampaignStatusEnum = builder.enumType(CampaignStatus, {
   description: 'Where a campaign is: draft → active → completed.',
 });
 
-const CampaignStateCountsType = builder.objectRef<Record<TestState, number>>('CampaignStateCounts').implement({
-  description: "Number of the campaign's tests in each state.",
-  fields: (t) => ({
-    draft: t.exposeInt('draft'),
-    redExecuting: t.exposeInt('red_executing'),
-    blueEvaluating: t.exposeInt('blue_evaluating'),
-    inReview: t.exposeInt('in_review'),
-    rejected: t.exposeInt('rejected'),
-    validated: t.exposeInt('validated'),
-  }),
-});
+const CampaignStateCountsType = stateCountsType('CampaignStateCounts', "Number of the campaign's tests in each state.");
 
 export const CampaignProgressType = builder.objectRef<CampaignProgress>('CampaignProgress').implement({
   description: "How far the campaign's tests are (every test of the campaign, retests included).",

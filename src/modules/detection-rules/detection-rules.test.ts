@@ -586,7 +586,7 @@ describe('evaluating rules on tests', () => {
         body: {
           code: 'TEST_NOT_EVALUABLE',
           current_state: state,
-          allowed_states: ['blue_evaluating', 'in_review', 'validated', 'rejected'],
+          allowed_states: ['blue_evaluating', 'in_review', 'rejected', 'validated'],
         },
       });
       expect(await app.services.prisma.testEvent.count({ where: { testId } })).toBe(0);

@@ -9,7 +9,9 @@ import { parseInput } from '../../validation.ts';
 type Query = { select?: Prisma.DetectionEvaluationSelect; include?: Prisma.DetectionEvaluationInclude };
 
 /** A test can be evaluated against rules once the red team has handed it over, and after its review. */
-export const EVALUABLE_STATES: readonly TestState[] = ['blue_evaluating', 'in_review', 'validated', 'rejected'];
+import { EVALUABLE_STATES } from '../test-runs/states.ts';
+
+export { EVALUABLE_STATES };
 
 export class TestNotEvaluableError extends DomainError {
   override readonly status = 400;

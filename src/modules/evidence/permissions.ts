@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/access.ts';
 import { Role, Roles } from '../../auth/roles.ts';
 import { DomainError, ForbiddenError } from '../../errors.ts';
 import type { Team, TestState } from '../../generated/prisma/enums.ts';
+import { UPLOAD_STATES } from '../test-runs/states.ts';
 
 /** Who may do what with evidence (the spec's "Who" column). */
 export const evidenceRoles = {
@@ -15,12 +16,6 @@ export const evidenceRoles = {
   /** Signed download links carry their own authorisation. */
   signedLink: 'public',
 } as const;
-
-/** Test states in which each team may add evidence: from its own phase on, never once validated. */
-export const UPLOAD_STATES: Record<Team, readonly TestState[]> = {
-  red: ['red_executing', 'blue_evaluating', 'in_review', 'rejected'],
-  blue: ['blue_evaluating', 'in_review', 'rejected'],
-};
 
 /** The test's state does not allow the change (409). */
 export class InvalidStateError extends DomainError {

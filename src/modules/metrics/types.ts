@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { stateCountsType } from '../test-runs/state-counts.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { statusCountFields } from '../techniques/types.ts';
 import { TestStateEnum } from '../test-runs/types.ts';
@@ -43,17 +44,8 @@ export const TacticCoverageType = builder.objectRef<TacticCoverage>('TacticCover
   }),
 });
 
-export const TestPipelineType = builder.objectRef<TestPipeline>('TestPipeline').implement({
-  description: 'Tests by state (every state, zeros included).',
-  fields: (t) => ({
-    total: t.exposeInt('total'),
-    draft: t.exposeInt('draft'),
-    redExecuting: t.exposeInt('redExecuting'),
-    blueEvaluating: t.exposeInt('blueEvaluating'),
-    inReview: t.exposeInt('inReview'),
-    rejected: t.exposeInt('rejected'),
-    validated: t.exposeInt('validated'),
-  }),
+export const TestPipelineType = stateCountsType<TestPipeline>('TestPipeline', 'Tests by state (every state, zeros included).', {
+  total: true,
 });
 
 export const TeamActivityType = builder.objectRef<TeamActivity>('TeamActivity').implement({

@@ -1,18 +1,12 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
+import { stateCountColumns, type StateCounts } from '../test-runs/state-counts.ts';
+import { TEAM_STATES } from '../test-runs/states.ts';
 import { percentage } from './sql.ts';
 
 /** Tests by state (every state, zeros included) and in total. */
-export interface TestPipeline {
-  total: number;
-  draft: number;
-  redExecuting: number;
-  blueEvaluating: number;
-  inReview: number;
-  rejected: number;
-  validated: number;
-}
+export type TestPipeline = StateCounts & { total: number };
 
 export interface TeamActivity {
   redCompleted: number;
@@ -47,26 +41,12 @@ export interface RecentTest {
 /** How many tests the recent-tests list shows (the spec's limit). */
 export const RECENT_TESTS = 10;
 
-/** States in which each team's part is done, or still to do. */
-export const TEAM_STATES = {
-  redCompleted: ['blue_evaluating', 'in_review', 'rejected', 'validated'],
-  redPending: ['draft', 'red_executing'],
-  blueCompleted: ['in_review', 'rejected', 'validated'],
-  bluePending: ['blue_evaluating'],
-} as const satisfies Record<keyof TeamActivity, readonly TestState[]>;
-
 const inStates = (states: readonly TestState[]) =>
   Prisma.sql`state IN (${Prisma.join(states.map((state) => Prisma.sql`${state}::"TestState"`))})`;
 
 export async function testPipeline(services: Services): Promise<TestPipeline> {
   const [row] = await services.prisma.$queryRaw<TestPipeline[]>`
-    SELECT count(*)::int AS total,
-           (count(*) FILTER (WHERE state = 'draft'))::int AS draft,
-           (count(*) FILTER (WHERE state = 'red_executing'))::int AS "redExecuting",
-           (count(*) FILTER (WHERE state = 'blue_evaluating'))::int AS "blueEvaluating",
-           (count(*) FILTER (WHERE state = 'in_review'))::int AS "inReview",
-           (count(*) FILTER (WHERE state = 'rejected'))::int AS rejected,
-           (count(*) FILTER (WHERE state = 'validated'))::int AS validated
+    SELECT count(*)::int AS total, ${stateCountColumns()}
       FROM tests`;
   return row;
 }

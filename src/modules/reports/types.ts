@@ -1,5 +1,6 @@
 import type { Test } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
+import { stateCountsType } from '../test-runs/state-counts.ts';
 import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
 import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
@@ -91,17 +92,7 @@ export const TestResultsReportFilterInput = builder.inputType('TestResultsReport
   }),
 });
 
-const TestStateCountsType = builder.objectRef<StateCounts>('ReportTestStateCounts').implement({
-  description: 'Tests per state.',
-  fields: (t) => ({
-    draft: t.exposeInt('draft'),
-    redExecuting: t.exposeInt('red_executing'),
-    blueEvaluating: t.exposeInt('blue_evaluating'),
-    inReview: t.exposeInt('in_review'),
-    rejected: t.exposeInt('rejected'),
-    validated: t.exposeInt('validated'),
-  }),
-});
+const TestStateCountsType = stateCountsType<StateCounts>('ReportTestStateCounts', 'Tests per state.');
 
 const DetectionCountsType = builder.objectRef<DetectionCounts>('ReportDetectionResultCounts').implement({
   description: 'Tests per detection result (none: no result recorded yet).',

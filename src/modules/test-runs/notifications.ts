@@ -2,19 +2,11 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { defineConsumer } from '../../events/consumers.ts';
 import type { Test, TestState } from '../../generated/prisma/client.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { ENTRY_NOTIFICATIONS } from './state-machine.ts';
-
-const MESSAGES: Partial<Record<TestState, string>> = {
-  red_executing: 'is being executed',
-  blue_evaluating: 'awaits blue-team evaluation',
-  in_review: 'awaits red and blue lead validation',
-  rejected: 'was rejected',
-  validated: 'was validated',
-};
+import { STATES } from './states.ts';
 
 /** Notifies the spec's recipients of a test entering `state` (honouring their preferences); returns who was notified. */
 export async function notifyStateEntered(uow: UnitOfWork, test: Test, ttpId: string, state: TestState): Promise<string[]> {
-  const rule = ENTRY_NOTIFICATIONS[state];
+  const rule = STATES[state].entry;
   if (!rule) return [];
   const recipients =
     rule.recipients === 'creator'
@@ -25,7 +17,7 @@ export async function notifyStateEntered(uow: UnitOfWork, test: Test, ttpId: str
   return notifyUsers(uow, recipients, {
     event: rule.event,
     title: rule.title,
-    message: `Test "${test.name}" (${ttpId}) ${MESSAGES[state]}`,
+    message: `Test "${test.name}" (${ttpId}) ${rule.message}`,
     entityType: 'test',
     entityId: test.id,
   });

@@ -1,6 +1,8 @@
 import { Roles, type Role } from '../../auth/roles.ts';
 import type { TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
-import type { NotificationEvent } from '../notifications/preferences.ts';
+import { TEST_STATES } from './states.ts';
+
+export { EDIT_RULES, RETEST_FROM, TEST_STATES, TIMED_STATES, type EditKind } from './states.ts';
 
 export type TestAction =
   | 'start_execution'
@@ -151,8 +153,6 @@ export const TRANSITIONS: readonly Transition[] = [
   },
 ];
 
-export const TEST_STATES: readonly TestState[] = ['draft', 'red_executing', 'blue_evaluating', 'in_review', 'rejected', 'validated'];
-
 export const transitionFor = (action: TestAction): Transition => TRANSITIONS.find((row) => row.action === action)!;
 
 /** States the test can move to from `state` (the `valid_transitions` of an INVALID_TRANSITION error). */
@@ -187,36 +187,3 @@ export function sidesOf(role: Role): Side[] {
   if (role === 'blue_lead') return ['blue'];
   return role === 'admin' ? ['red', 'blue'] : [];
 }
-
-/** The timer runs while someone works on the test: it starts entering these states and stops leaving them. */
-export const TIMED_STATES: readonly TestState[] = ['red_executing', 'blue_evaluating'];
-
-/** Who hears of a test entering a state (the spec's in-app notification table). */
-export const ENTRY_NOTIFICATIONS: Partial<
-  Record<TestState, { event: NotificationEvent; recipients: 'creator' | readonly Role[]; title: string }>
-> = {
-  red_executing: { event: 'test_execution_started', recipients: 'creator', title: 'Test execution started' },
-  blue_evaluating: { event: 'test_ready_for_blue', recipients: ['blue_tech'], title: 'Test ready for blue-team evaluation' },
-  in_review: { event: 'test_ready_for_review', recipients: ['red_lead', 'blue_lead'], title: 'Test ready for review' },
-  rejected: { event: 'test_rejected', recipients: 'creator', title: 'Test rejected' },
-  validated: { event: 'test_validated', recipients: 'creator', title: 'Test validated' },
-};
-
-export type EditKind = 'general' | 'red' | 'blue' | 'remediation' | 'classification';
-
-/** Which fields may be edited in which states (the spec's edit rules). */
-export const EDIT_RULES: Record<EditKind, { states: readonly TestState[]; what: string; kind: string; audit: string }> = {
-  general: { states: ['draft', 'rejected'], what: 'The general update', kind: 'updated', audit: 'update_test' },
-  red: { states: ['draft', 'red_executing'], what: 'The red-side update', kind: 'red_updated', audit: 'update_test_red' },
-  blue: { states: ['blue_evaluating'], what: 'The blue-side update', kind: 'blue_updated', audit: 'update_test_blue' },
-  remediation: {
-    states: ['in_review', 'validated', 'rejected'],
-    what: 'The remediation update',
-    kind: 'remediation_updated',
-    audit: 'update_test_remediation',
-  },
-  classification: { states: TEST_STATES, what: 'Classification', kind: 'classification_changed', audit: 'classify_test' },
-};
-
-/** A retest re-runs a decided test. */
-export const RETEST_FROM: readonly TestState[] = ['validated', 'rejected'];

@@ -164,7 +164,7 @@ describe('edit rules', () => {
       path: '/remediation',
       who: 'red_lead',
       body: { remediation_status: 'pending' },
-      states: ['in_review', 'validated', 'rejected'],
+      states: ['in_review', 'rejected', 'validated'],
     },
   };
   const pairs = Object.entries(SPEC_EDIT_STATES).flatMap(([kind, rule]) => TEST_STATES.map((state) => [kind, state, rule] as const));

@@ -20,6 +20,7 @@ import {
   type TransitionInput,
 } from './state-machine.ts';
 import { lockTest, type TestQuery, type TimelineEntry } from './store.ts';
+import { STATES } from './states.ts';
 import { timerOnStateChange } from './timer.ts';
 
 const notes = z.string().max(20_000, 'must be at most 20000 characters').nullish();
@@ -140,7 +141,7 @@ export function applyTransition(
     Object.assign(data, timer.change);
     if (next !== test.state) {
       data.state = next;
-      if (next === 'validated' || next === 'rejected') data.decidedAt = now;
+      if (STATES[next].decided) data.decidedAt = now;
       entries.push({
         kind: 'state_changed',
         fromState: test.state,

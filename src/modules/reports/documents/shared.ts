@@ -4,6 +4,8 @@ import type { Services } from '../../../services.ts';
 import { coveredWeight, percentage } from '../../metrics/sql.ts';
 import type { StatusCounts, TacticCoverage } from '../coverage.ts';
 import type { Period } from '../period.ts';
+import { stateCountColumns, type StateCounts } from '../../test-runs/state-counts.ts';
+import { UNDECIDED_STATES } from '../../test-runs/states.ts';
 
 export const REPORT_KINDS = ['purple_campaign', 'coverage_summary', 'executive_summary', 'quarterly_summary', 'technique'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -73,7 +75,7 @@ function DETECTION_COLUMNS(validated: Prisma.Sql) {
     ${percentage(coveredWeight(counted('detected'), counted('partially_detected')), results)} AS detection_rate`;
 }
 
-export type StateCounts = Record<'draft' | 'red_executing' | 'blue_evaluating' | 'in_review' | 'rejected' | 'validated', number>;
+export type { StateCounts };
 
 export interface TestFigures extends DetectionFigures {
   total: number;
@@ -84,12 +86,7 @@ export interface TestFigures extends DetectionFigures {
 export async function testFigures(services: Services, where: Prisma.Sql): Promise<TestFigures> {
   const [row] = await services.prisma.$queryRaw<(DetectionFigures & StateCounts & { total: number })[]>`
     SELECT count(*)::int AS total,
-      count(*) FILTER (WHERE s.state = 'draft')::int AS draft,
-      count(*) FILTER (WHERE s.state = 'red_executing')::int AS red_executing,
-      count(*) FILTER (WHERE s.state = 'blue_evaluating')::int AS blue_evaluating,
-      count(*) FILTER (WHERE s.state = 'in_review')::int AS in_review,
-      count(*) FILTER (WHERE s.state = 'rejected')::int AS rejected,
-      count(*) FILTER (WHERE s.state = 'validated')::int AS validated,
+      ${stateCountColumns(Prisma.sql`s.state`)},
       ${DETECTION_COLUMNS(Prisma.sql`s.state = 'validated'`)}
     FROM tests s WHERE ${where}`;
   const { total, detected, partially_detected, not_detected, detection_rate, ...byState } = row;
@@ -114,7 +111,7 @@ export async function periodTestFigures(services: Services, period: Period): Pro
   const [row] = await services.prisma.$queryRaw<PeriodTestFigures[]>`
     SELECT (SELECT count(*) FROM tests s WHERE ${within(Prisma.sql`s.execution_date`, period)})::int AS executed,
       d.validated, d.rejected,
-      (SELECT count(*) FROM tests s WHERE s.state IN ('draft', 'red_executing', 'blue_evaluating', 'in_review'))::int AS open_now,
+      (SELECT count(*) FROM tests s WHERE s.state::text IN (${Prisma.join(UNDECIDED_STATES)}))::int AS open_now,
       d.detected, d.partially_detected, d.not_detected, d.detection_rate
     FROM (
       SELECT count(*) FILTER (WHERE s.state = 'validated')::int AS validated,
