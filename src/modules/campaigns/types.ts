@@ -4,7 +4,7 @@ import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { CAMPAIGN_HISTORY_MAX } from './service.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import type { CampaignEvent, CampaignExecution } from '../../generated/prisma/client.ts';
-import { CampaignStatus, } from '../../generated/prisma/enums.ts';
+import { CampaignStatus } from '../../generated/prisma/enums.ts';
 import '../test-runs/types.ts';
 import { page, parseInput } from '../../validation.ts';
 
