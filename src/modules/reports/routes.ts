@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { ValidationError } from '../../errors.ts';
 import { query, type CustomRoute, type Route } from '../../../rest-adapter/types.ts';
 import { attachmentName, COVERAGE_CSV_COLUMNS, toCsv } from './csv.ts';
+import { attachmentDisposition } from '../../storage/content-disposition.ts';
 import type { ReportDocument } from './documents/index.ts';
 import { reportRoles } from './permissions.ts';
 import { renderPdf } from './pdf/layouts.ts';
@@ -49,7 +50,7 @@ const download = (res: Response, type: string, fileName: string) =>
   res
     .status(200)
     .setHeader('Content-Type', type)
-    .setHeader('Content-Disposition', `attachment; filename="${fileName}"`)
+    .setHeader('Content-Disposition', attachmentDisposition(fileName))
     .setHeader('Cache-Control', 'no-store');
 
 type Kind = ReportDocument['kind'];
