@@ -26,7 +26,10 @@ export function credentialOf(headers: IncomingHttpHeaders): string | null {
  * and revocations take effect at once. Invalid credentials are reported, not thrown: public operations
  * still work with a stale cookie.
  */
-export async function authenticate(services: Services, credential: string | null): Promise<Authentication> {
+/** What authentication reads: the database, the token signer and the revocation list. */
+export type AuthenticationDeps = Pick<Services, 'prisma' | 'tokens' | 'revocations'>;
+
+export async function authenticate(services: AuthenticationDeps, credential: string | null): Promise<Authentication> {
   if (credential === null) return { principal: null };
   try {
     const principal = looksLikeApiKey(credential)
@@ -39,7 +42,7 @@ export async function authenticate(services: Services, credential: string | null
   }
 }
 
-async function principalFromToken(services: Services, token: string): Promise<Principal> {
+async function principalFromToken(services: AuthenticationDeps, token: string): Promise<Principal> {
   const claims = await services.tokens.verify(token);
   if (await services.revocations.isRevoked(claims.jti)) throw new UnauthenticatedError('Token has been revoked');
   const user = await services.prisma.user.findUnique({ where: { id: claims.sub } });
@@ -58,7 +61,7 @@ async function principalFromToken(services: Services, token: string): Promise<Pr
   };
 }
 
-async function principalFromApiKey(services: Services, value: string): Promise<Principal> {
+async function principalFromApiKey(services: Pick<Services, 'prisma'>, value: string): Promise<Principal> {
   const key = await services.prisma.apiKey.findUnique({ where: { keyHash: hashApiKey(value) }, include: { user: true } });
   if (!key || key.revokedAt || !key.user.isActive) throw new UnauthenticatedError('Invalid API key');
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > KEY_USAGE_RESOLUTION_MS) {
