@@ -1,3 +1,4 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { stateCountColumns } from '../test-runs/state-counts.ts';
 import type { Db } from '../../db/client.ts';
@@ -53,17 +54,11 @@ export async function campaignProgress(services: Services, id: string): Promise<
   return (await progressOfCampaigns(services.prisma, [id])).get(id)!;
 }
 
-const loaders = new WeakMap<Context, DataLoader<string, CampaignProgress>>();
-
 /** Per request: the progress of every campaign a response shows costs one query. */
-export function progressLoader(context: Context): DataLoader<string, CampaignProgress> {
-  let loader = loaders.get(context);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
+export const progressLoader = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, CampaignProgress>(async (ids) => {
       const progress = await progressOfCampaigns(context.services.prisma, ids);
       return ids.map((id) => progress.get(id)!);
-    });
-    loaders.set(context, loader);
-  }
-  return loader;
-}
+    }),
+);

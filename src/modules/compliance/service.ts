@@ -1,3 +1,4 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -209,11 +210,7 @@ export async function loadControlTechniques(services: Services, controlIds: read
   return controlIds.map((id) => byControl.get(id)!);
 }
 
-const loaders = new WeakMap<object, DataLoader<string, ControlTechnique[]>>();
-
 /** The per-request loader of control techniques (keyed by the request context). */
-export function controlTechniquesLoader(context: { services: Services }) {
-  let loader = loaders.get(context);
-  if (!loader) loaders.set(context, (loader = new DataLoader((ids) => loadControlTechniques(context.services, ids))));
-  return loader;
-}
+export const controlTechniquesLoader = createContextCache(
+  (context: { services: Services }) => new DataLoader<string, ControlTechnique[]>((ids) => loadControlTechniques(context.services, ids)),
+);

@@ -1,4 +1,5 @@
 import { containsText, equalsText } from '../../db/search.ts';
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
@@ -117,19 +118,7 @@ export async function loadTechniquesByCountermeasure(services: Services, ids: re
 }
 
 /** Per-request loaders (keyed by the request context), so lists resolve their nested mappings in one batch. */
-const loaders = new WeakMap<
-  object,
-  { byTtpId: DataLoader<string, TechniqueCountermeasure[]>; byCountermeasure: DataLoader<string, CountermeasureTechnique[]> }
->();
-
-export function countermeasureLoaders(context: { services: Services }) {
-  let entry = loaders.get(context);
-  if (!entry) {
-    entry = {
-      byTtpId: new DataLoader((ttpIds) => loadCountermeasuresByTtpId(context.services, ttpIds)),
-      byCountermeasure: new DataLoader((ids) => loadTechniquesByCountermeasure(context.services, ids)),
-    };
-    loaders.set(context, entry);
-  }
-  return entry;
-}
+export const countermeasureLoaders = createContextCache((context: { services: Services }) => ({
+  byTtpId: new DataLoader<string, TechniqueCountermeasure[]>((ttpIds) => loadCountermeasuresByTtpId(context.services, ttpIds)),
+  byCountermeasure: new DataLoader<string, CountermeasureTechnique[]>((ids) => loadTechniquesByCountermeasure(context.services, ids)),
+}));

@@ -1,3 +1,4 @@
+import { createContextCache } from '@pothos/core';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../graphql/context.ts';
 import type { DataSource, DataSourceRun } from '../../generated/prisma/client.ts';
@@ -15,12 +16,7 @@ export const DataSourceKindEnum = builder.enumType(DataSourceKind, {
 export const SyncStatusEnum = builder.enumType(SyncStatus, { name: 'SyncStatus' });
 
 /** One scheduler read per request, however many sources are resolved. */
-const schedulesByRequest = new WeakMap<Context, Promise<Map<string, ScheduledJob>>>();
-function scheduledSyncsOf(context: Context) {
-  let schedules = schedulesByRequest.get(context);
-  if (!schedules) schedulesByRequest.set(context, (schedules = scheduledSyncs(context.services)));
-  return schedules;
-}
+const scheduledSyncsOf = createContextCache((context: Context): Promise<Map<string, ScheduledJob>> => scheduledSyncs(context.services));
 
 export const DataSourceRunType = builder.prismaObject('DataSourceRun', {
   description: 'One sync of a data source and what it changed.',

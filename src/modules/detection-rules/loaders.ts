@@ -1,8 +1,7 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { DetectionRule } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
-
-const loaders = new WeakMap<Context, DataLoader<string, DetectionRule[]>>();
 
 /**
  * Active rules per technique id, batched per request: one query for all techniques of a response. A rule
@@ -11,17 +10,13 @@ const loaders = new WeakMap<Context, DataLoader<string, DetectionRule[]>>();
 /** Most rules one technique lists (Sigma tags at most a few hundred rules with one technique). */
 export const RULES_PER_TECHNIQUE_MAX = 1000;
 
-export function rulesByTechnique(context: Context): DataLoader<string, DetectionRule[]> {
-  let loader = loaders.get(context);
-  if (!loader) {
-    loader = new DataLoader(async (ttpIds: readonly string[]) => {
+export const rulesByTechnique = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, DetectionRule[]>(async (ttpIds) => {
       const rules = await context.services.prisma.detectionRule.findMany({
         where: { isActive: true, techniqueIds: { hasSome: [...ttpIds] } },
         orderBy: [{ title: 'asc' }, { id: 'asc' }],
       });
       return ttpIds.map((ttpId) => rules.filter((rule) => rule.techniqueIds.includes(ttpId)).slice(0, RULES_PER_TECHNIQUE_MAX));
-    });
-    loaders.set(context, loader);
-  }
-  return loader;
-}
+    }),
+);

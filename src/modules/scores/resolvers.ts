@@ -1,3 +1,4 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
@@ -90,18 +91,13 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const scoreLoaders = new WeakMap<Context, DataLoader<string, number | null>>();
-const scoreOf = (context: Context) => {
-  let loader = scoreLoaders.get(context);
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly string[]) => {
+const scoreOf = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, number | null>(async (ids) => {
       const found = await techniqueScores(context.services, ids);
       return ids.map((id) => found.get(id)?.score ?? null);
-    });
-    scoreLoaders.set(context, loader);
-  }
-  return loader;
-};
+    }),
+);
 
 builder.prismaObjectField('Technique', 'score', (t) =>
   t.float({

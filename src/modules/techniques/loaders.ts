@@ -1,19 +1,11 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { Technique } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 
-function perRequest<K, V>(create: (context: Context) => DataLoader<K, V>) {
-  const loaders = new WeakMap<Context, DataLoader<K, V>>();
-  return (context: Context) => {
-    let loader = loaders.get(context);
-    if (!loader) loaders.set(context, (loader = create(context)));
-    return loader;
-  };
-}
-
 /** Techniques by ttp id (a sub-technique's parent). */
-export const techniqueByTtpId = perRequest(
-  (context) =>
+export const techniqueByTtpId = createContextCache(
+  (context: Context) =>
     new DataLoader<string, Technique | null>(async (ttpIds) => {
       const rows = await context.services.prisma.technique.findMany({ where: { ttpId: { in: [...ttpIds] } } });
       const byTtpId = new Map(rows.map((row) => [row.ttpId, row]));
@@ -25,8 +17,8 @@ export const techniqueByTtpId = perRequest(
 export const SUB_TECHNIQUE_MAX = 100;
 
 /** The active (not revoked, not deprecated) sub-techniques of each parent ttp id, in ttp id order, at most SUB_TECHNIQUE_MAX each. */
-export const subTechniquesOf = perRequest(
-  (context) =>
+export const subTechniquesOf = createContextCache(
+  (context: Context) =>
     new DataLoader<string, Technique[]>(async (parentTtpIds) => {
       const rows = await context.services.prisma.technique.findMany({
         where: { parentTtpId: { in: [...parentTtpIds] }, revoked: false, deprecated: false },

@@ -1,29 +1,20 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { Technique, TestTemplate } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
 
-/** One set of loaders per request, so relation fields of a page cost one query each, not one per row. */
-function perRequest<K, V>(create: (context: Context) => DataLoader<K, V>) {
-  const loaders = new WeakMap<Context, DataLoader<K, V>>();
-  return (context: Context) => {
-    let loader = loaders.get(context);
-    if (!loader) loaders.set(context, (loader = create(context)));
-    return loader;
-  };
-}
-
-export const techniqueLoader = perRequest<string, Technique | null>(
-  (context) =>
-    new DataLoader(async (ttpIds) => {
+export const techniqueLoader = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, Technique | null>(async (ttpIds) => {
       const rows = await context.services.prisma.technique.findMany({ where: { ttpId: { in: [...ttpIds] } } });
       const byTtpId = new Map(rows.map((row) => [row.ttpId, row]));
       return ttpIds.map((ttpId) => byTtpId.get(ttpId) ?? null);
     }),
 );
 
-export const templatesByTtpIdLoader = perRequest<string, TestTemplate[]>(
-  (context) =>
-    new DataLoader(async (ttpIds) => {
+export const templatesByTtpIdLoader = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, TestTemplate[]>(async (ttpIds) => {
       const rows = await context.services.prisma.testTemplate.findMany({
         where: { ttpTechniqueId: { in: [...ttpIds] } },
         orderBy: [{ name: 'asc' }, { id: 'asc' }],
@@ -34,9 +25,9 @@ export const templatesByTtpIdLoader = perRequest<string, TestTemplate[]>(
     }),
 );
 
-export const testCountLoader = perRequest<string, number>(
-  (context) =>
-    new DataLoader(async (templateIds) => {
+export const testCountLoader = createContextCache(
+  (context: Context) =>
+    new DataLoader<string, number>(async (templateIds) => {
       const rows = await context.services.prisma.test.groupBy({
         by: ['templateId'],
         where: { templateId: { in: [...templateIds] } },
