@@ -24,16 +24,3 @@ export const templatesByTtpIdLoader = createContextCache(
       return ttpIds.map((ttpId) => byTtpId.get(ttpId) ?? []);
     }),
 );
-
-export const testCountLoader = createContextCache(
-  (context: Context) =>
-    new DataLoader<string, number>(async (templateIds) => {
-      const rows = await context.services.prisma.test.groupBy({
-        by: ['templateId'],
-        where: { templateId: { in: [...templateIds] } },
-        _count: { _all: true },
-      });
-      const counts = new Map(rows.map((row) => [row.templateId, row._count._all]));
-      return templateIds.map((id) => counts.get(id) ?? 0);
-    }),
-);

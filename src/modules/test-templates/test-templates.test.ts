@@ -8,6 +8,7 @@ import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
 import { importAtomicRedTeam } from './importer.ts';
 import { FILE_SERVER_ENV, serveFiles, type FileServer } from '../../../test/helpers/file-server.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';
+import { countQueries } from '../../../test/helpers/queries.ts';
 
 const DATA = referenceData('atomic-red-team');
 const ATOMICS = join(DATA, 'atomics');
@@ -470,6 +471,24 @@ describe('test templates over REST', () => {
 });
 
 describe('test templates over GraphQL', () => {
+  it('counts the tests of a whole page of templates with one query, whatever the page size', async () => {
+    const viewer = await app.tokenFor('viewer');
+    const countsFor = async (limit: number) => {
+      let items: { testCount: number }[] = [];
+      const statements = await countQueries(async () => {
+        const answer = await app.graphql(`{ testTemplates(limit: ${limit}) { items { id testCount } } }`, {}, viewer);
+        items = answer.data.testTemplates.items;
+      }, /"public"\."tests"/);
+      return { statements, items };
+    };
+    const small = await countsFor(2);
+    const large = await countsFor(50);
+    expect(large.items.length).toBe(50);
+    expect(large.items.every((item) => Number.isInteger(item.testCount))).toBe(true);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBe(1);
+  });
+
   it('queries templates, stats and a technique with its templates', async () => {
     const admin = await app.tokenFor('admin');
     const list = await app.graphql(

@@ -2,7 +2,7 @@ import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 import type { CountByKey, TemplateStats } from './service.ts';
-import { techniqueLoader, testCountLoader } from './loaders.ts';
+import { techniqueLoader } from './loaders.ts';
 
 /** Sources and platforms templates come from (a dozen or two). */
 const COUNT_KEYS_MAX = 50;
@@ -62,10 +62,7 @@ export const TestTemplateType = builder.prismaObject('TestTemplate', {
       resolve: (_query, template, _args, context) =>
         template.ttpTechniqueId ? techniqueLoader(context).load(template.ttpTechniqueId) : null,
     }),
-    testCount: t.int({
-      description: 'Number of tests created from this template.',
-      resolve: (template, _args, context) => testCountLoader(context).load(template.id),
-    }),
+    testCount: t.relationCount('tests', { description: 'Number of tests created from this template.' }),
   }),
 });
 
