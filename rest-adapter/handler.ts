@@ -19,6 +19,7 @@ import { assertCleanInput } from '../src/graphql/input-guard.ts';
 import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
 import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
+import { RateLimitedError, type Budget } from '../src/http/rate-limit.ts';
 import { camelizeKeys } from '../src/naming.ts';
 import { coerceQueryValue, describeVariableError } from './variables.ts';
 import { restNamingOf, withRestAliases, type RestNaming } from './aliases.ts';
@@ -114,6 +115,20 @@ function assertRequestInput(req: Request): void {
 
 export type ContextFactory = (req: Request) => Promise<Context>;
 
+const budgetOf = (route: Route): Budget => (route.expensive ? 'expensive' : route.method === 'GET' ? 'reads' : 'writes');
+
+/** One request from the caller's budget; the RateLimit headers go on the answer, a 429 included. */
+async function takeRateLimit(route: Route, context: Context, res: Response): Promise<void> {
+  const caller = { userId: context.auth.principal?.userId ?? null, clientIp: context.clientIp };
+  try {
+    const headers = await context.services.rateLimits.take(budgetOf(route), caller);
+    if (headers) res.set(headers);
+  } catch (error) {
+    if (error instanceof RateLimitedError) res.set(error.headers);
+    throw error;
+  }
+}
+
 /** One Express handler per route: authorise, map variables, execute the document, answer. */
 export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: ContextFactory, limits?: GraphqlLimits): RequestHandler {
   const naming = restNamingOf(route);
@@ -130,6 +145,7 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
     try {
       assertRequestInput(req);
       const context = await contextFor(req);
+      await takeRateLimit(route, context, res);
       assertAccess(context.auth.principal, { roles: route.roles, write: route.method !== 'GET' }, context.auth.failure);
       if (isCustom(route)) {
         const tools = {

@@ -25,6 +25,8 @@ export interface RouteBase {
    * equal (a test compares every row with its field), so REST and GraphQL access cannot drift apart.
    */
   narrowsFieldAccess?: string;
+  /** Counts against the caller's expensive budget (documents, syncs, computations) instead of reads or writes. */
+  expensive?: true;
   /** Success status (default 200; 204 sends no body). */
   status?: number;
 }

@@ -18,6 +18,7 @@ import { subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket
 import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
 import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
 import { buildContext } from './graphql/request-context.ts';
+import { rateLimitPlugin } from './graphql/rate-limit.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
 import { requireMediaType } from './http/content-type.ts';
@@ -146,6 +147,7 @@ export async function createApp(services: Services): Promise<App> {
     stopOnTerminationSignals: false,
     plugins: [
       inputGuardPlugin,
+      rateLimitPlugin,
       serviceAvailabilityPlugin,
       // Closes idle keep-alive connections at once; in-flight requests (REST too: same server) get the grace period.
       ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: SHUTDOWN_GRACE_MS }),

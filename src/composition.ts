@@ -5,6 +5,7 @@ import { createResultCache } from './cache.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { EventBus } from './events/bus.ts';
+import { RequestRateLimits } from './http/rate-limit.ts';
 import { ConsumerDispatcher } from './events/consumers.ts';
 import { BullmqJobRunner } from './jobs/bullmq.ts';
 import { InProcessJobRunner } from './jobs/in-process.ts';
@@ -51,6 +52,15 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     loginThrottle: new LoginThrottle({
       maxFailures: config.LOGIN_MAX_FAILURES,
       lockoutMs: config.LOGIN_LOCKOUT,
+      exemptLoopback: config.RATE_LIMIT_EXEMPT_LOOPBACK,
+      redis: requestRedis,
+      prefix: config.REDIS_PREFIX,
+      log,
+    }),
+    rateLimits: new RequestRateLimits({
+      enabled: config.RATE_LIMIT_ENABLED,
+      limits: { reads: config.RATE_LIMIT_READS, writes: config.RATE_LIMIT_WRITES, expensive: config.RATE_LIMIT_EXPENSIVE },
+      windowMs: config.RATE_LIMIT_WINDOW,
       exemptLoopback: config.RATE_LIMIT_EXEMPT_LOOPBACK,
       redis: requestRedis,
       prefix: config.REDIS_PREFIX,

@@ -77,6 +77,12 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCKOUT: duration.prefault('15m'),
   RATE_LIMIT_EXEMPT_LOOPBACK: flag.default(true),
+  // General request budgets per signed-in user, or per client address (docs/security-http.md#rate-limits).
+  RATE_LIMIT_ENABLED: flag.default(true),
+  RATE_LIMIT_WINDOW: duration.prefault('1m'),
+  RATE_LIMIT_READS: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_EXPENSIVE: z.coerce.number().int().min(1).default(10),
   RUN_WORKERS: z.enum(['auto', 'inline', 'off']).default('auto'),
   GRAPHIQL: flag.default(true),
   // Evidence storage: S3-compatible object storage when S3_ENDPOINT is set, DATA_DIR/evidence otherwise.

@@ -5,6 +5,7 @@ import type { ResultCache } from './cache.ts';
 import type { Config } from './config.ts';
 import type { Database, PrismaClient } from './db/client.ts';
 import type { EventBus } from './events/bus.ts';
+import type { RequestRateLimits } from './http/rate-limit.ts';
 import type { ConsumerDispatcher, EventConsumer } from './events/consumers.ts';
 import type { JobDefinition, JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
@@ -21,6 +22,8 @@ export interface Services {
   tokens: TokenService;
   revocations: RevocationStore;
   loginThrottle: LoginThrottle;
+  /** General request budgets (reads, writes, expensive) per user or client address. */
+  rateLimits: RequestRateLimits;
   jobs: JobRunner;
   /** Hands committed domain events to their consumers (workers/consumers.ts). */
   consumers: ConsumerDispatcher;

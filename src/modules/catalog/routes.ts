@@ -5,6 +5,7 @@ export const catalogRoutes: Route[] = [
   {
     method: 'POST',
     path: '/system/sync-ttp',
+    expensive: true,
     tag: 'System',
     summary: 'Run the ATT&CK catalog sync now; returns message, new and updated (techniques and sub-techniques)',
     roles: catalogRoles.sync,

@@ -26,6 +26,7 @@ export const dataSourcesRoutes: Route[] = [
   {
     method: 'POST',
     path: '/data-sources/:id/sync',
+    expensive: true,
     tag: 'Data sources',
     summary:
       'Queue a manual sync: 202 with the queued source, run, job id, the number of workers of the sync queue and a detail ' +

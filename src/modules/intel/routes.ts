@@ -5,6 +5,7 @@ export const intelRoutes: Route[] = [
   {
     method: 'POST',
     path: '/system/run-intel-scan',
+    expensive: true,
     tag: 'System',
     summary: 'Run the intel scan now: message and new_items (the first scan is a baseline and reports 0)',
     roles: intelRoles.scan,

@@ -86,6 +86,7 @@ function generateRoute(kind: Kind, routePath: string, summary: string): CustomRo
     tag: 'Reports',
     summary: `${summary}. Query format=pdf (default, a download) or json (the same content as data)`,
     roles: reportRoles.generate,
+    expensive: true,
     documents: [GENERATED],
     async handle(req, res, { execute, context }) {
       const services = context.services;

@@ -10,6 +10,7 @@ export const riskRoutes: Route[] = [
   {
     method: 'POST',
     path: '/risk/compute',
+    expensive: true,
     tag: 'Risk',
     summary: 'Recompute the risk profile of every active technique (answers the counts and computed_at)',
     roles: riskRoles.compute,

@@ -25,6 +25,7 @@ export const snapshotsRoutes: Route[] = [
   {
     method: 'POST',
     path: '/snapshots',
+    expensive: true,
     tag: 'Snapshots',
     summary: "Record every active technique's status and score now (optional body name); kind manual",
     roles: snapshotRoles.create,
@@ -94,6 +95,7 @@ export const snapshotsRoutes: Route[] = [
   {
     method: 'POST',
     path: '/dashboard/posture-snapshot',
+    expensive: true,
     tag: 'Dashboard',
     summary: 'Record the posture now (a snapshot of kind posture)',
     roles: snapshotRoles.create,
