@@ -59,6 +59,30 @@ const originList = z.string().transform((value, ctx) => {
   return origins;
 });
 
+/** Comma-separated host names, addresses and CIDRs that outgoing requests may reach although they are not public. */
+const allowList = z
+  .string()
+  .default('')
+  .superRefine((value, ctx) => {
+    try {
+      parseAllowList(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  });
+
+/** "5s,30s,2m": durations in milliseconds, at least one. */
+const durationList = z.string().transform((value, ctx) => {
+  try {
+    const list = value.split(',').map(parseDuration);
+    if (!list.length) throw new Error('at least one duration is needed');
+    return list;
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -124,16 +148,13 @@ const envSchema = z.object({
   DEBUG_ERRORS: flag.default(false),
   // Outgoing fetches of knowledge sources only reach public unicast addresses, plus these internal mirrors:
   // comma-separated host names, addresses or CIDRs (e.g. "mirror.internal,10.8.0.0/16").
-  SOURCE_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .superRefine((value, ctx) => {
-      try {
-        parseAllowList(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  SOURCE_ALLOWED_HOSTS: allowList,
+  // Webhook deliveries (docs/webhooks.md): the same rule for receivers (e.g. an internal SIEM), the time one
+  // attempt may take, the delays before each retry, and how many failed attempts in a row disable a webhook.
+  WEBHOOK_ALLOWED_HOSTS: allowList,
+  WEBHOOK_TIMEOUT: duration.prefault('10s'),
+  WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,30s,2m,10m,30m,2h,6h'),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(20),
   // Overload and outages: database pool size, how long a request waits for a connection (then 503), how long
   // a transaction may run, and how long a request-path Redis command may take before it counts as failed.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
@@ -45,6 +45,11 @@ export class TokenService {
   /** Uses `secret` when given; otherwise a random secret generated once and kept in `dataDir`. */
   static async create(secret: string | undefined, dataDir: string, ttlMs: number): Promise<TokenService> {
     return new TokenService(new TextEncoder().encode(secret ?? (await persistedSecret(dataDir))), ttlMs);
+  }
+
+  /** A 32-byte key for `purpose`, derived from the service secret (HKDF-SHA256): other keys never reuse the signing key. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, 'violet', purpose, 32));
   }
 
   async issue(userId: string, role: Role, sessionVersion: number): Promise<IssuedToken> {

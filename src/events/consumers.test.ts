@@ -60,6 +60,7 @@ describe('event consumers', () => {
     expect(notices.map((notice) => notice.userId)).toEqual([t.red_lead.id]);
     expect(eventConsumers.filter((consumer) => consumer.events.includes('test.state_changed')).map((consumer) => consumer.name)).toEqual([
       'test-state-notices',
+      'webhook-deliveries',
     ]);
   });
 });

@@ -16,7 +16,7 @@ export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 export interface GuardedFetchOptions {
   /** Internal hosts that may be reached although they are not public unicast addresses. */
   allowList?: HostAllowList;
-  /** Redirects followed, each to the same host and each checked again. */
+  /** Redirects followed, each to the same host and each checked again; with 0, a redirect is answered as it is. */
   maxRedirects?: number;
   resolve?: Resolve;
 }
@@ -71,6 +71,37 @@ function checkedUrl(url: URL, allowList: HostAllowList): URL {
   return url;
 }
 
+/**
+ * Checks a URL before it is stored (a webhook receiver): http(s), and every address its host resolves to now is
+ * public unicast or on the allow-list. Requests are checked again when made, since DNS answers change.
+ */
+export async function assertDestinationAllowed(
+  input: string,
+  options: Pick<GuardedFetchOptions, 'allowList' | 'resolve'> = {},
+): Promise<URL> {
+  const allowList = options.allowList ?? EMPTY_ALLOW_LIST;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new DestinationRefusedError('not a valid absolute URL');
+  }
+  checkedUrl(url, allowList);
+  if (url.username || url.password) throw new DestinationRefusedError('credentials in the URL are not allowed');
+  if (parseAddress(url.hostname) || allowList.allowsHost(url.hostname)) return url;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await (options.resolve ?? systemResolve)(url.hostname);
+  } catch {
+    throw new DestinationRefusedError(`${url.hostname} does not resolve`);
+  }
+  const refused = addresses.find(({ address }) => !allowedAddress(allowList, address));
+  if (!addresses.length || refused) {
+    throw new DestinationRefusedError(`${url.hostname} resolves to ${refused ? 'a non-public address' : 'nothing'}`);
+  }
+  return url;
+}
+
 /** The guard's own refusal when a failed fetch was caused by it (undici wraps connector errors in "fetch failed"). */
 function refusalIn(error: unknown): DestinationRefusedError | null {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
@@ -99,7 +130,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         throw refusalIn(error) ?? error;
       }
       const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
-      if (location === null) return response;
+      if (location === null || maxRedirects === 0) return response;
       await response.body?.cancel();
       if (redirects >= maxRedirects) throw new DestinationRefusedError(`more than ${maxRedirects} redirects`);
       const next = new URL(location, url);

@@ -10,6 +10,7 @@ export const NOTIFICATION_EVENTS = {
   test_rejected: { roles: ['red_lead', 'blue_lead', 'red_tech', 'admin'], description: 'A test you created was rejected' },
   campaign_completed: { roles: ['red_lead', 'blue_lead', 'admin', 'viewer'], description: 'A campaign completed' },
   new_techniques: { roles: ['red_lead', 'blue_lead', 'admin'], description: 'The catalog sync found new techniques' },
+  webhook_disabled: { roles: ['admin'], description: 'A webhook was disabled after failing deliveries' },
   intel_findings: {
     roles: ['red_lead', 'blue_lead', 'admin'],
     description: 'The intel scan found threat actors newly using techniques not yet validated',
@@ -20,7 +21,7 @@ export type NotificationEvent = keyof typeof NOTIFICATION_EVENTS;
 export const NOTIFICATION_EVENT_NAMES = Object.keys(NOTIFICATION_EVENTS) as NotificationEvent[];
 export type Channel = 'in_app' | 'email';
 
-/** Flat preference keys: `in_app_<event>` and `email_<event>` (16 toggles) plus the UI theme. */
+/** Flat preference keys: `in_app_<event>` and `email_<event>` (two per event) plus the UI theme. */
 export const preferenceKey = (channel: Channel, event: NotificationEvent) => `${channel}_${event}`;
 
 const toggles = Object.fromEntries(

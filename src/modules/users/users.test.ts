@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFICATION_EVENT_NAMES } from '../notifications/preferences.ts';
 import { deactivateUser } from './service.ts';
 import { TEST_PASSWORD, useTestApp } from '../../../test/helpers/app.ts';
 
@@ -297,7 +298,8 @@ describe('users: own profile and preferences', () => {
       email_new_techniques: true,
       in_app_intel_findings: true,
     });
-    expect(Object.keys(me.body.preferences)).toHaveLength(17);
+    // Two toggles (in-app, e-mail) per notification event, and the theme.
+    expect(Object.keys(me.body.preferences)).toHaveLength(2 * NOTIFICATION_EVENT_NAMES.length + 1);
     expect(me.body).not.toHaveProperty('password_hash');
   });
 

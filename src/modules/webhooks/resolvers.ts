@@ -1,0 +1,78 @@
+import { Roles } from '../../auth/roles.ts';
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
+import { principalOf } from '../../graphql/context.ts';
+import * as webhooks from './service.ts';
+import { CreateWebhookInput, UpdateWebhookInput, WebhookTestResult } from './types.ts';
+
+const paging = (args: { offset?: number | null; limit?: number | null }) => ({
+  offset: args.offset ?? undefined,
+  limit: args.limit ?? undefined,
+});
+
+builder.queryFields((t) => ({
+  webhooks: t.prismaField({
+    type: ['Webhook'],
+    description: 'Webhooks, newest first (limit default 50, max 200). Admins only.',
+    complexity: pagedCost(webhooks.WEBHOOK_PAGE),
+    authScopes: allow(Roles.admin),
+    args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (query, _root, args, context) => webhooks.listWebhooks(context.services, paging(args), query),
+  }),
+  webhook: t.prismaField({
+    type: 'Webhook',
+    authScopes: allow(Roles.admin),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, { id }, context) => webhooks.getWebhook(context.services, String(id), query),
+  }),
+  webhookDeliveries: t.prismaField({
+    type: ['WebhookDelivery'],
+    description: "A webhook's deliveries, newest first (limit default 50, max 200), each with its attempts.",
+    complexity: pagedCost(webhooks.DELIVERY_PAGE),
+    authScopes: allow(Roles.admin),
+    args: {
+      webhookId: t.arg({ type: 'UUID', required: true }),
+      offset: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (query, _root, args, context) => webhooks.listDeliveries(context.services, String(args.webhookId), paging(args), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhook: t.prismaField({
+    type: 'Webhook',
+    authScopes: allow(Roles.admin),
+    args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
+    resolve: (query, _root, { input }, context) => webhooks.createWebhook(context.services, principalOf(context), input, query),
+  }),
+  updateWebhook: t.prismaField({
+    type: 'Webhook',
+    authScopes: allow(Roles.admin),
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
+    resolve: (query, _root, { id, input }, context) =>
+      webhooks.updateWebhook(context.services, principalOf(context), String(id), input, query),
+  }),
+  deleteWebhook: t.boolean({
+    description: 'Deletes a webhook and its delivery log for good.',
+    authScopes: allow(Roles.admin),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (_root, { id }, context) => webhooks.deleteWebhook(context.services, principalOf(context), String(id)),
+  }),
+  testWebhook: t.field({
+    type: WebhookTestResult,
+    description: 'Queues a `webhook.test` delivery (payload webhook_id and message).',
+    authScopes: allow(Roles.admin),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (_root, { id }, context) => webhooks.sendTestDelivery(context.services, principalOf(context), String(id)),
+  }),
+  redeliverWebhookDelivery: t.prismaField({
+    type: 'WebhookDelivery',
+    description: 'Sends a finished delivery again with the same webhook-id and body.',
+    authScopes: allow(Roles.admin),
+    args: { webhookId: t.arg({ type: 'UUID', required: true }), deliveryId: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, args, context) =>
+      webhooks.redeliver(context.services, principalOf(context), String(args.webhookId), String(args.deliveryId), query),
+  }),
+}));
