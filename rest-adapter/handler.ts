@@ -115,7 +115,8 @@ function assertRequestInput(req: Request): void {
 
 export type ContextFactory = (req: Request) => Promise<Context>;
 
-const budgetOf = (route: Route): Budget => (route.expensive ? 'expensive' : route.method === 'GET' ? 'reads' : 'writes');
+/** The rate-limit budget a row draws from (also stated per operation in the OpenAPI document). */
+export const budgetOf = (route: Route): Budget => (route.expensive ? 'expensive' : route.method === 'GET' ? 'reads' : 'writes');
 
 /** One request from the caller's budget; the RateLimit headers go on the answer, a 429 included. */
 async function takeRateLimit(route: Route, context: Context, res: Response): Promise<void> {

@@ -26,6 +26,16 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('lists the 429 of the rate limits on every route, with the budget it draws from and the IETF headers', () => {
+    for (const route of routes) {
+      const described = operation(route.method, route.path);
+      const budget = route.expensive ? 'expensive' : route.method === 'GET' ? 'reads' : 'writes';
+      expect(described['x-rate-limit-budget'], `${route.method} ${route.path}`).toBe(budget);
+      expect(described.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    }
+    expect(Object.keys(document.components.responses.RateLimited.headers)).toEqual(['Retry-After', 'RateLimit', 'RateLimit-Policy']);
+  });
+
   it('types query parameters from the GraphQL variables of the row', () => {
     const parameters = Object.fromEntries(operation('GET', '/techniques').parameters.map((p: any) => [p.name, p]));
     expect(parameters.review_required.schema).toEqual({ type: 'boolean' });

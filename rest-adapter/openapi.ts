@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { ROLE_ABBREVIATIONS } from '../src/auth/roles.ts';
 import { restNamingOf } from './aliases.ts';
-import { prepareOperation } from './handler.ts';
+import { budgetOf, prepareOperation } from './handler.ts';
 import { SchemaConverter, type FragmentMap, type JsonSchema } from './json-schema.ts';
 import { isCustom, type CustomRoute, type GraphqlRoute, type Route } from './types.ts';
 import { camelToSnake } from '../src/naming.ts';
@@ -134,8 +134,10 @@ class RouteDescriber {
       security: route.roles === 'public' ? [] : [{ bearer: [] }, { cookie: [] }],
       parameters: this.parameters(route, operation),
       ...(requestBody ? { requestBody } : {}),
+      'x-rate-limit-budget': budgetOf(route),
       responses: {
         [status]: success,
+        '429': { $ref: '#/components/responses/RateLimited' },
         default: { description: 'Error', content: json({ $ref: '#/components/schemas/Error' }) },
       },
     };
@@ -160,6 +162,22 @@ export function buildOpenApiDocument(routes: readonly Route[], schema: GraphQLSc
     servers: [{ url: '/api/v1' }],
     paths,
     components: {
+      responses: {
+        RateLimited: {
+          description:
+            "Too many requests: the caller's budget (`x-rate-limit-budget`: reads, writes or expensive) is spent for this window; " +
+            'per signed-in user, otherwise per client address; loopback callers are exempt by default (RATE_LIMIT_*).',
+          headers: {
+            'Retry-After': { description: 'Seconds until the budget refills', schema: { type: 'integer' } },
+            RateLimit: { description: 'IETF RateLimit field: `"<budget>";r=<remaining>;t=<seconds>`', schema: { type: 'string' } },
+            'RateLimit-Policy': {
+              description: 'IETF RateLimit-Policy field: `"<budget>";q=<quota>;w=<window seconds>`',
+              schema: { type: 'string' },
+            },
+          },
+          content: json({ $ref: '#/components/schemas/Error' }),
+        },
+      },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Session token (JWT) or API key (svc_…)' },
         cookie: { type: 'apiKey', in: 'cookie', name: 'svc_token' },
