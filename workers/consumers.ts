@@ -1,6 +1,7 @@
 import type { EventConsumer } from '../src/events/consumers.ts';
 import { campaignCompletionNotices } from '../src/modules/campaigns/workflow.ts';
+import { emailNotices } from '../src/modules/email/notices.ts';
 import { testStateNotices } from '../src/modules/test-runs/notifications.ts';
 
 /** Every consumer of domain events: each runs after commit, once per event, as a queued job. */
-export const eventConsumers: EventConsumer[] = [testStateNotices, campaignCompletionNotices];
+export const eventConsumers: EventConsumer[] = [testStateNotices, campaignCompletionNotices, ...emailNotices];

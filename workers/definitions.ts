@@ -5,6 +5,7 @@ import { dataSourcesJobs } from '../src/modules/data-sources/jobs.ts';
 import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
 import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
+import { emailJobs } from '../src/modules/email/jobs.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -36,5 +37,6 @@ export const jobDefinitions: JobDefinition[] = [
   ...intelJobs,
   ...campaignsJobs,
   ...snapshotsJobs,
+  ...emailJobs,
   consumerJob(eventConsumers) as unknown as JobDefinition,
 ];
