@@ -2,8 +2,9 @@ import { databaseRevocations } from './auth/revocations.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { TokenService } from './auth/tokens.ts';
 import { createResultCache } from './cache.ts';
+import { SecretKeyring } from './crypto/secret-box.ts';
+import { serviceSecret } from './crypto/service-secret.ts';
 import type { Config } from './config.ts';
-import { SecretBox } from './crypto/secret-box.ts';
 import { openDatabase } from './db/client.ts';
 import { EventBus } from './events/bus.ts';
 import { RequestRateLimits } from './http/rate-limit.ts';
@@ -42,15 +43,15 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
   if (config.DATABASE_URL && !config.JWT_SECRET) {
     log.warn('JWT_SECRET is not set: a secret kept in DATA_DIR is used, so every API process must share DATA_DIR');
   }
-  const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
+  const secret = await serviceSecret(config.JWT_SECRET, config.DATA_DIR);
   const services: Services = {
     config,
     log,
     db,
     prisma: db.prisma,
     bus,
-    tokens,
-    secrets: new SecretBox(tokens.deriveKey('stored-secrets')),
+    tokens: TokenService.create(secret, config.JWT_TTL),
+    secrets: new SecretKeyring(secret),
     revocations: databaseRevocations(db.prisma),
     loginThrottle: new LoginThrottle({
       maxFailures: config.LOGIN_MAX_FAILURES,

@@ -83,6 +83,44 @@ const durationList = z.string().transform((value, ctx) => {
   }
 });
 
+export const SMTP_SECURITY = ['none', 'starttls', 'tls'] as const;
+export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
+
+/** An SMTP server as SMTP_URL names it. */
+export interface SmtpServer {
+  host: string;
+  port: number;
+  security: SmtpSecurity;
+  username: string | null;
+  password: string | null;
+}
+
+const SMTP_DEFAULTS = { 'smtp:': { port: 587, security: 'starttls' }, 'smtps:': { port: 465, security: 'tls' } } as const;
+
+/**
+ * `smtp://user:pass@host:587` (STARTTLS required) or `smtps://…:465` (TLS from the first byte); `?security=none`
+ * (plain, for a relay without TLS) or another `security` overrides the scheme's. User and password are URL-encoded.
+ */
+const smtpUrl = z.string().transform((value, ctx): SmtpServer => {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  const scheme = url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') ? SMTP_DEFAULTS[url.protocol] : null;
+  const security = url?.searchParams.get('security') ?? scheme?.security;
+  if (!url || !scheme || !url.hostname || !SMTP_SECURITY.includes(security as SmtpSecurity)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be smtp://[user:password@]host[:port] or smtps://…, optionally with ?security=none|starttls|tls',
+    });
+    return z.NEVER;
+  }
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : scheme.port,
+    security: security as SmtpSecurity,
+    username: url.username ? decodeURIComponent(url.username) : null,
+    password: url.password ? decodeURIComponent(url.password) : null,
+  };
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -161,6 +199,10 @@ const envSchema = z.object({
   DATABASE_POOL_TIMEOUT: duration.prefault('5s'),
   DATABASE_TRANSACTION_TIMEOUT: duration.prefault('5s'),
   REDIS_COMMAND_TIMEOUT: duration.prefault('2s'),
+  // Outgoing e-mail (docs/email.md): the deployment's SMTP server and sender address. Settings stored through
+  // /system/email-config override them; e-mail is on by default when both are set.
+  SMTP_URL: smtpUrl.optional(),
+  EMAIL_FROM: z.email('must be an e-mail address').optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -3,7 +3,7 @@ import type { LoginThrottle } from './auth/throttle.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ResultCache } from './cache.ts';
 import type { Config } from './config.ts';
-import type { SecretBox } from './crypto/secret-box.ts';
+import type { SecretKeyring } from './crypto/secret-box.ts';
 import type { Database, PrismaClient } from './db/client.ts';
 import type { EventBus } from './events/bus.ts';
 import type { RequestRateLimits } from './http/rate-limit.ts';
@@ -21,8 +21,8 @@ export interface Services {
   prisma: PrismaClient;
   bus: EventBus;
   tokens: TokenService;
-  /** Seals secrets kept in the database (webhook secrets, SMTP password) with a key derived from the service secret. */
-  secrets: SecretBox;
+  /** Keys for secrets stored in the database (webhook secrets, the SMTP password), derived from the service secret. */
+  secrets: SecretKeyring;
   revocations: RevocationStore;
   loginThrottle: LoginThrottle;
   /** General request budgets (reads, writes, expensive) per user or client address. */

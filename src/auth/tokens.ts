@@ -1,6 +1,4 @@
-import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../errors.ts';
@@ -42,14 +40,9 @@ export class TokenService {
     readonly ttlMs: number,
   ) {}
 
-  /** Uses `secret` when given; otherwise a random secret generated once and kept in `dataDir`. */
-  static async create(secret: string | undefined, dataDir: string, ttlMs: number): Promise<TokenService> {
-    return new TokenService(new TextEncoder().encode(secret ?? (await persistedSecret(dataDir))), ttlMs);
-  }
-
-  /** A 32-byte key for `purpose`, derived from the service secret (HKDF-SHA256): other keys never reuse the signing key. */
-  deriveKey(purpose: string): Buffer {
-    return Buffer.from(hkdfSync('sha256', this.key, 'violet', purpose, 32));
+  /** Signs with the service secret (src/crypto/service-secret.ts). */
+  static create(secret: string, ttlMs: number): TokenService {
+    return new TokenService(new TextEncoder().encode(secret), ttlMs);
   }
 
   async issue(userId: string, role: Role, sessionVersion: number): Promise<IssuedToken> {
@@ -76,19 +69,5 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');
       throw new UnauthenticatedError('Invalid token');
     }
-  }
-}
-
-async function persistedSecret(dataDir: string): Promise<string> {
-  const file = resolve(dataDir, 'jwt-secret');
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch {
-    const secret = randomBytes(48).toString('base64url');
-    await mkdir(dirname(file), { recursive: true });
-    // 'wx' fails if another process won the race; then read its secret.
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    await chmod(file, 0o600).catch(() => undefined);
-    return (await readFile(file, 'utf8')).trim();
   }
 }

@@ -1,34 +1,73 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+const ALGORITHM = 'aes-256-gcm';
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const KEY_BYTES = 32;
+const HKDF_SALT = 'violet';
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** A sealed value could not be opened: altered, sealed under another key or purpose, or not a sealed value at all. */
+export class SecretBoxError extends Error {
+  constructor() {
+    super('The stored secret cannot be decrypted: it was altered or sealed with another key');
+  }
+}
 
 /**
- * Seals secrets the service must read back (webhook signing secrets, the SMTP password) for storage:
- * AES-256-GCM with a random nonce, so a copy of the database alone discloses none of them and a tampered
- * or foreign value fails to open instead of yielding garbage. Sealed form: `v1.<base64url(iv | tag | ciphertext)>`.
+ * Encrypts small secrets kept in the database (AES-256-GCM) under a key derived from the service secret with
+ * HKDF-SHA256, one key per purpose. The purpose is also authenticated data, so a value sealed for one column
+ * cannot be moved to another. Sealed form: `v1.<iv>.<ciphertext>.<tag>`, each part base64url.
  */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  private constructor(
+    private readonly key: Buffer,
+    private readonly purpose: string,
+  ) {}
+
+  static derive(serviceSecret: string, purpose: string): SecretBox {
+    if (!serviceSecret) throw new Error('A secret box needs a non-empty service secret');
+    const key = Buffer.from(hkdfSync('sha256', serviceSecret, HKDF_SALT, `stored-secret:${purpose}`, KEY_BYTES));
+    return new SecretBox(key, purpose);
   }
 
   seal(plaintext: string): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(this.purpose));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
+    return [VERSION, iv, ciphertext, cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
-  /** The plaintext; throws when the value was not sealed with this key or was altered. */
+  /** The plaintext of a value this box sealed; throws SecretBoxError for anything else. */
   open(sealed: string): string {
-    const [version, payload] = sealed.split('.', 2);
-    if (version !== VERSION || !payload) throw new Error('Not a sealed secret');
-    const bytes = Buffer.from(payload, 'base64url');
-    if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('Not a sealed secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
-    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    const parts = sealed.split('.');
+    if (parts.length !== 4 || parts[0] !== VERSION || !parts.slice(1).every((part) => BASE64URL.test(part))) throw new SecretBoxError();
+    const [iv, ciphertext, tag] = parts.slice(1).map((part) => Buffer.from(part, 'base64url'));
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretBoxError();
+    try {
+      const decipher = createDecipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.from(this.purpose));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretBoxError();
+    }
+  }
+}
+
+/** Hands out the secret box of each purpose, holding the service secret so nothing else needs to. */
+export class SecretKeyring {
+  private readonly boxes = new Map<string, SecretBox>();
+
+  constructor(private readonly serviceSecret: string) {}
+
+  box(purpose: string): SecretBox {
+    let box = this.boxes.get(purpose);
+    if (!box) this.boxes.set(purpose, (box = SecretBox.derive(this.serviceSecret, purpose)));
+    return box;
   }
 }

@@ -13,6 +13,8 @@ export interface DomainEventPayloads {
   'test.validated': { testId: string; techniqueId: string; campaignId: string | null; detectionResult: string | null };
   'evidence.changed': { evidenceId: string; testId: string; change: 'uploaded' | 'deleted' };
   'data_source.synced': { dataSourceId: string; kind: string; status: 'succeeded' | 'failed'; changes: Record<string, unknown> };
+  /** A catalog sync stored techniques it had not seen before (the fact behind the leads' new_techniques notice). */
+  'catalog.techniques_added': { count: number; ttpIds: string[] };
   'intel.scan_completed': { scanId: string; newItems: number };
   'campaign.changed': { campaignId: string; change: string };
   'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number; percentage: number };

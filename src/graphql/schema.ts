@@ -7,6 +7,7 @@ import '../modules/users/resolvers.ts';
 import '../modules/api-keys/resolvers.ts';
 import '../modules/audit/resolvers.ts';
 import '../modules/system/resolvers.ts';
+import '../modules/email/resolvers.ts';
 import '../modules/catalog/resolvers.ts';
 import '../modules/threat-actors/resolvers.ts';
 import '../modules/intel/resolvers.ts';

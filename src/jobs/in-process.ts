@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UnrecoverableError } from 'bullmq';
 import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -33,6 +34,8 @@ export class InProcessJobRunner implements JobRunner {
   private readonly running = new Map<Promise<void>, QueueName>();
   private started = false;
   private closed = false;
+  /** Ends the waits (delays, retry backoff) of jobs under way when the runner closes. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly definitions: ReadonlyMap<string, JobDefinition>,
@@ -108,7 +111,7 @@ export class InProcessJobRunner implements JobRunner {
     const id = options.jobId ?? randomUUID();
     this.track(
       (async () => {
-        if (options.delayMs) await sleep(options.delayMs);
+        if (options.delayMs && !(await this.wait(options.delayMs))) return;
         await this.execute(definition, data);
       })(),
       definition.queue,
@@ -128,11 +131,21 @@ export class InProcessJobRunner implements JobRunner {
         await definition.run(data, this.services());
         return;
       } catch (error) {
-        const permanent = error instanceof DomainError || attempt === attempts;
+        const permanent = error instanceof DomainError || error instanceof UnrecoverableError || attempt === attempts;
         this.log.error({ err: error, job: definition.name, attempt }, permanent ? 'job failed' : 'job failed; retrying');
         if (permanent) return;
-        await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
+        if (!(await this.wait(BACKOFF_BASE_MS * 2 ** (attempt - 1)))) return;
       }
+    }
+  }
+
+  /** Waits `ms`; false at once when the runner closes meanwhile (the job then stops, as it did after a full wait). */
+  private async wait(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.closing.signal });
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -158,6 +171,7 @@ export class InProcessJobRunner implements JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     for (const { timer } of this.schedules.values()) clearTimeout(timer);
     await Promise.allSettled([...this.running.keys()]);
   }

@@ -138,7 +138,7 @@ async function writeKind<R>(context: ImportContext, shape: TableShape, plan: Kin
   await inBatches(context, shape, 'updated', plan.updates, (tx, batch) => updateRows(tx, shape, 'id', batch.map(toRow)));
 }
 
-/** New techniques, the coverage event and the leads' notification commit together. */
+/** New techniques, the coverage event, the leads' notification and the event of the addition (e-mail) commit together. */
 async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): Promise<void> {
   if (!plan.inserts.length) return;
   await inTransaction(
@@ -148,10 +148,9 @@ async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): 
       await insertRows(uow.tx, TABLES.techniques, plan.inserts.map(techniqueRow));
       await auditBatch(uow, TABLES.techniques, 'created', plan.inserts.length);
       uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
-      await notifyLeads(
-        uow,
-        plan.inserts.map((technique) => technique.ttpId),
-      );
+      const ttpIds = plan.inserts.map((technique) => technique.ttpId).sort();
+      uow.emit('catalog.techniques_added', { count: ttpIds.length, ttpIds });
+      await notifyLeads(uow, ttpIds);
     },
     TRANSACTION,
   );

@@ -4,4 +4,5 @@ import { Roles } from '../../auth/roles.ts';
 export const systemRoles = {
   health: 'public',
   scheduler: Roles.admin,
+  email: Roles.admin,
 } as const;

@@ -8,7 +8,7 @@ import type { Services } from '../../services.ts';
 import { Roles } from '../../auth/roles.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { DELIVERED_EVENTS, deliveryBody, deliveryData, type DeliveredEvent } from './events.ts';
-import { signedHeaders } from './signing.ts';
+import { signedHeaders, webhookSecrets } from './signing.ts';
 
 export const DELIVER_JOB = 'deliver-webhook';
 export const SWEEP_JOB = 'sweep-webhook-deliveries';
@@ -163,7 +163,7 @@ export async function deliver(services: Services, deliveryId: string): Promise<D
   const { webhook } = delivery;
   const result =
     webhook.isActive || delivery.eventType === 'webhook.test'
-      ? await attempt(services, delivery, webhook.url, webhook.secretSealed ? services.secrets.open(webhook.secretSealed) : null)
+      ? await attempt(services, delivery, webhook.url, webhook.secretSealed ? webhookSecrets(services).open(webhook.secretSealed) : null)
       : { statusCode: null, durationMs: 0, error: 'the webhook is disabled' };
   const number = delivery.attempts + 1;
   const succeeded = result.error === null;

@@ -9,7 +9,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
 import { createDeliveries, queueDeliveries } from './delivery.ts';
 import { deliveryBody, WEBHOOK_EVENTS } from './events.ts';
-import { isWellFormedSecret } from './signing.ts';
+import { webhookSecrets, isWellFormedSecret } from './signing.ts';
 
 export const WEBHOOK_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 export const DELIVERY_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -79,7 +79,7 @@ export async function createWebhook(services: Services, principal: Principal, in
         events,
         description: description ?? null,
         isActive,
-        secretSealed: secret ? services.secrets.seal(secret) : null,
+        secretSealed: secret ? webhookSecrets(services).seal(secret) : null,
         createdById: principal.userId,
       },
     });
@@ -105,7 +105,7 @@ export async function updateWebhook(services: Services, principal: Principal, id
         url: href,
         events: changes.events,
         description: changes.description,
-        secretSealed: changes.secret === undefined ? undefined : changes.secret && services.secrets.seal(changes.secret),
+        secretSealed: changes.secret === undefined ? undefined : changes.secret && webhookSecrets(services).seal(changes.secret),
         // Enabling (again) starts a new failure streak.
         ...(changes.isActive === undefined
           ? {}

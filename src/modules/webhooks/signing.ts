@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Services } from '../../services.ts';
 
 const WHSEC_PREFIX = 'whsec_';
 
@@ -34,3 +35,6 @@ export function signedHeaders(id: string, timestampSeconds: number, body: string
   const signature = createHmac('sha256', signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
 }
+
+/** The box that seals webhook secrets for storage (a key of their own, derived from the service secret). */
+export const webhookSecrets = (services: Pick<Services, 'secrets'>) => services.secrets.box('webhook-secret');

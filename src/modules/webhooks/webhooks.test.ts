@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { webhookSecrets } from './signing.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
 
@@ -96,7 +97,7 @@ describe('webhook configuration', () => {
     const created = await createWebhook('/sealed');
     const row = await app.services.prisma.webhook.findUniqueOrThrow({ where: { id: created.id } });
     expect(row.secretSealed).toMatch(/^v1\./);
-    expect(app.services.secrets.open(row.secretSealed!)).toBe(SECRET);
+    expect(webhookSecrets(app.services).open(row.secretSealed!)).toBe(SECRET);
   });
 
   it.each([
