@@ -22,6 +22,10 @@ import { snapshotsRoutes } from '../src/modules/snapshots/routes.ts';
 import { riskRoutes } from '../src/modules/risk/routes.ts';
 import { reportsRoutes } from '../src/modules/reports/routes.ts';
 import { webhookRoutes } from '../src/modules/webhooks/routes.ts';
+import { detectionLifecycleRoutes } from '../src/modules/detection-lifecycle/routes.ts';
+import { ownershipRoutes } from '../src/modules/ownership/routes.ts';
+import { alertRoutes } from '../src/modules/alerts/routes.ts';
+import { analyticsRoutes } from '../src/modules/analytics/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -50,4 +54,8 @@ export const routes: readonly Route[] = [
   ...riskRoutes,
   ...reportsRoutes,
   ...webhookRoutes,
+  ...detectionLifecycleRoutes,
+  ...ownershipRoutes,
+  ...alertRoutes,
+  ...analyticsRoutes,
 ];

@@ -20,7 +20,7 @@ export interface ResultCache {
 export type CacheTag = 'analytics' | 'rendered';
 
 /** Events after which cached analytics are stale. */
-const INVALIDATING_EVENTS = ['coverage.changed', 'test.state_changed'] as const;
+const INVALIDATING_EVENTS = ['coverage.changed', 'test.state_changed', 'detection.changed', 'alert.fired', 'snapshot.created'] as const;
 
 /**
  * Concurrent misses of one key in this process share one computation: a burst of requests after an

@@ -192,6 +192,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOWED_HOSTS: allowList,
   WEBHOOK_TIMEOUT: duration.prefault('10s'),
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,30s,2m,10m,30m,2h,6h'),
+  // Detection operations (docs/detection-lifecycle.md): how long a validation stays fresh.
+  DETECTION_VALIDATION_TTL: duration.prefault('90d'),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(20),
   // Overload and outages: database pool size, how long a request waits for a connection (then 503), how long
   // a transaction may run, and how long a request-path Redis command may take before it counts as failed.

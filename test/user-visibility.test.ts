@@ -130,6 +130,9 @@ beforeAll(async () => {
     },
   });
   expect((await app.api('POST', '/snapshots', { token: admin.token, body: { name: 'Visibility' } })).status).toBe(201);
+  await app.services.prisma.detectionAsset.create({ data: { name: 'Visibility asset', kind: 'siem_rule', ownerId: remediator.id } });
+  await app.services.prisma.ownedAsset.create({ data: { name: 'Visibility system', kind: 'system', ownerId: remediator.id } });
+  await app.services.prisma.ownershipAssignment.create({ data: { techniqueId, ownerId: remediator.id, responsibility: 'blue' } });
 });
 
 describe('other users as a viewer sees them', () => {

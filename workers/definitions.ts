@@ -6,6 +6,7 @@ import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
 import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
 import { webhookJobs } from '../src/modules/webhooks/delivery.ts';
+import { detectionOperationsJobs } from '../src/modules/alerts/jobs.ts';
 import { emailJobs } from '../src/modules/email/jobs.ts';
 
 const MINUTE = 60_000;
@@ -39,6 +40,7 @@ export const jobDefinitions: JobDefinition[] = [
   ...campaignsJobs,
   ...snapshotsJobs,
   ...webhookJobs,
+  ...detectionOperationsJobs,
   ...emailJobs,
   consumerJob(eventConsumers) as unknown as JobDefinition,
 ];

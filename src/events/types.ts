@@ -20,6 +20,20 @@ export interface DomainEventPayloads {
   'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number; percentage: number };
   'snapshot.created': { snapshotId: string; kind: string };
   'risk.computed': { profiles: number };
+  /** Detection assets, validations or infrastructure changes moved the detection confidence of these techniques. */
+  'detection.changed': { techniqueIds: string[]; reason: string };
+  'alert.fired': {
+    alertId: string;
+    ruleId: string;
+    ruleName: string;
+    ruleType: string;
+    severity: string;
+    subject: string;
+    techniqueId: string | null;
+    title: string;
+    figures: Record<string, unknown>;
+  };
+  'alert.changed': { alertId: string; status: string };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

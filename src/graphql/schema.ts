@@ -25,5 +25,9 @@ import '../modules/snapshots/resolvers.ts';
 import '../modules/risk/resolvers.ts';
 import '../modules/reports/resolvers.ts';
 import '../modules/webhooks/resolvers.ts';
+import '../modules/detection-lifecycle/resolvers.ts';
+import '../modules/ownership/resolvers.ts';
+import '../modules/alerts/resolvers.ts';
+import '../modules/analytics/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -155,5 +155,24 @@ export const newTechniquesEmail = emailNotice({
   },
 });
 
-/** Every kind of notification e-mail (alerts fired join this list once alerts exist). */
-export const emailNotices: EventConsumer[] = [testValidatedEmail, campaignCompletedEmail, newTechniquesEmail];
+/** Roles told of fired alerts: the leads and the admins (as the in-app notice). */
+const ALERT_ROLES = ['red_lead', 'blue_lead', 'admin'] as const;
+
+/** A fired alert is e-mailed to the leads and admins. */
+export const alertFiredEmail = emailNotice({
+  name: 'alert-fired-email',
+  event: 'alert.fired',
+  preference: 'alert_fired',
+  recipients: (_event, db) => usersWithRoles(db, ALERT_ROLES),
+  async compose({ payload }, _db, link) {
+    return {
+      subject: `Alert (${payload.severity}): ${payload.title}`,
+      paragraphs: [`The alert rule "${payload.ruleName}" fired: ${payload.title}.`],
+      items: Object.entries(payload.figures).map(([key, value]) => ({ label: `${key.replaceAll('_', ' ')}: ${String(value)}` })),
+      link: { label: 'The alert', url: link('alerts', payload.alertId) },
+    };
+  },
+});
+
+/** Every kind of notification e-mail. */
+export const emailNotices: EventConsumer[] = [testValidatedEmail, campaignCompletedEmail, newTechniquesEmail, alertFiredEmail];

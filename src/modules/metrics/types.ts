@@ -17,7 +17,7 @@ import type {
 import type { LeadValidation, RecentTest, TeamActivity, TestPipeline, ValidationRates } from './workflow.ts';
 
 /** Weeks of the longest trend period (1y). */
-const WEEKS_IN_A_YEAR = 53;
+export const WEEKS_IN_A_YEAR = 53;
 
 const COVERAGE = 'Coverage percentage: (validated + 0.5 × partial) / total × 100, one decimal.';
 
@@ -96,7 +96,7 @@ export const RecentTestType = builder.objectRef<RecentTest>('RecentTest').implem
   }),
 });
 
-const SecondsStatsType = builder.objectRef<SecondsStats>('DurationSeconds').implement({
+export const SecondsStatsType = builder.objectRef<SecondsStats>('DurationSeconds').implement({
   description:
     'A duration in seconds over several tests: count, mean, median and 90th percentile (continuous), one decimal; null when count is 0.',
   fields: (t) => ({
@@ -107,7 +107,7 @@ const SecondsStatsType = builder.objectRef<SecondsStats>('DurationSeconds').impl
   }),
 });
 
-const HoursStatsType = builder.objectRef<HoursStats>('DurationHours').implement({
+export const HoursStatsType = builder.objectRef<HoursStats>('DurationHours').implement({
   description:
     'A duration in hours over several tests: count, mean, median and 90th percentile (continuous), two decimals; null when count is 0.',
   fields: (t) => ({
@@ -118,7 +118,7 @@ const HoursStatsType = builder.objectRef<HoursStats>('DurationHours').implement(
   }),
 });
 
-const EfficacyType = builder.objectRef<Efficacy>('DetectionEfficacy').implement({
+export const EfficacyType = builder.objectRef<Efficacy>('DetectionEfficacy').implement({
   description: 'Detection results that stand (tests in review or validated).',
   fields: (t) => ({
     tests: t.exposeInt('tests'),

@@ -11,6 +11,11 @@ export const NOTIFICATION_EVENTS = {
   campaign_completed: { roles: ['red_lead', 'blue_lead', 'admin', 'viewer'], description: 'A campaign completed' },
   new_techniques: { roles: ['red_lead', 'blue_lead', 'admin'], description: 'The catalog sync found new techniques' },
   webhook_disabled: { roles: ['admin'], description: 'A webhook was disabled after failing deliveries' },
+  revalidation_needed: {
+    roles: ['red_lead', 'blue_lead', 'red_tech', 'blue_tech', 'admin'],
+    description: 'A technique you own entered the revalidation queue',
+  },
+  alert_fired: { roles: ['red_lead', 'blue_lead', 'admin'], description: 'An alert rule fired' },
   intel_findings: {
     roles: ['red_lead', 'blue_lead', 'admin'],
     description: 'The intel scan found threat actors newly using techniques not yet validated',

@@ -12,11 +12,12 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The domain events delivered to subscribed webhooks (`alert.fired` joins once alerts are raised). */
+/** The domain events delivered to subscribed webhooks. */
 export const DELIVERED_EVENTS = [
   'test.validated',
   'test.state_changed',
   'campaign.completed',
+  'alert.fired',
   'coverage.changed',
 ] as const satisfies readonly (DomainEventType | WebhookEvent)[];
 export type DeliveredEvent = (typeof DELIVERED_EVENTS)[number];
@@ -36,6 +37,20 @@ export async function deliveryData(event: EventOf<DeliveredEvent>, db: Db): Prom
     case 'campaign.completed': {
       const { campaignId, name, testCount, validatedCount, percentage } = event.payload;
       return { campaign_id: campaignId, name, test_count: testCount, validated_count: validatedCount, percentage };
+    }
+    case 'alert.fired': {
+      const { alertId, ruleId, ruleName, ruleType, severity, subject, techniqueId, title, figures } = event.payload;
+      return {
+        alert_id: alertId,
+        rule_id: ruleId,
+        rule_name: ruleName,
+        rule_type: ruleType,
+        severity,
+        subject,
+        technique_id: techniqueId,
+        title,
+        figures,
+      };
     }
     case 'coverage.changed':
       return { technique_ids: event.payload.techniqueIds, reason: event.payload.reason };

@@ -1,0 +1,83 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/client.ts';
+
+/**
+ * Detection confidence of a technique, 0–100 (docs/detection-lifecycle.md):
+ *
+ *   confidence = round(100 × (ASSET_WEIGHT × a + VALIDATION_WEIGHT × v) × CHANGE_FACTOR^c)
+ *
+ * a: active linked assets, min(n, 2) / 2 (one asset 0.5, two or more 1);
+ * v: the freshest validation's remaining life, max over fresh validations of 1 − age / (valid_until − validated_at)
+ *    (a validation is fresh while not invalidated and before valid_until; 0 without one);
+ * c: infrastructure changes touching the technique (directly, through a linked asset, or a linked asset's
+ *    platform) recorded after its latest validation (0 without any validation).
+ */
+export const ASSET_WEIGHT = 0.2;
+export const VALIDATION_WEIGHT = 0.8;
+export const CHANGE_FACTOR = 0.5;
+export const ASSETS_FOR_FULL_TERM = 2;
+
+export interface ConfidenceRow {
+  techniqueId: string;
+  ttpId: string;
+  name: string;
+  activeAssets: number;
+  assetTerm: number;
+  freshValidations: number;
+  validationTerm: number;
+  lastValidatedAt: Date | null;
+  changesSinceValidation: number;
+  changeFactor: number;
+  confidence: number;
+}
+
+/** The rows of the techniques that have a linked asset or a validation (all of them, or those in `techniqueIds`). */
+export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promise<ConfidenceRow[]> {
+  const only = techniqueIds ? Prisma.sql`WHERE s.technique_id = ANY(${[...techniqueIds]}::uuid[])` : Prisma.empty;
+  return db.$queryRaw<ConfidenceRow[]>`
+    WITH subjects AS (
+      SELECT technique_id FROM detection_asset_techniques UNION SELECT technique_id FROM detection_validations
+    ), linked AS (
+      SELECT l.technique_id, a.id AS asset_id, a.status, lower(a.platform) AS platform
+        FROM detection_asset_techniques l JOIN detection_assets a ON a.id = l.asset_id
+    ), assets AS (
+      SELECT technique_id, (count(*) FILTER (WHERE status = 'active'))::int AS active FROM linked GROUP BY technique_id
+    ), validations AS (
+      SELECT technique_id,
+             (count(*) FILTER (WHERE invalidated_at IS NULL AND valid_until > now()))::int AS fresh,
+             coalesce(max(greatest(0, 1 - extract(epoch FROM now() - validated_at)
+                                      / nullif(extract(epoch FROM valid_until - validated_at), 0)))
+                        FILTER (WHERE invalidated_at IS NULL AND valid_until > now()), 0)::float8 AS term,
+             max(validated_at) AS last_validated_at
+        FROM detection_validations GROUP BY technique_id
+    ), scored AS (
+      SELECT s.technique_id, t.ttp_id, t.name,
+             coalesce(a.active, 0) AS active_assets,
+             (least(coalesce(a.active, 0), ${ASSETS_FOR_FULL_TERM})::float8 / ${ASSETS_FOR_FULL_TERM}) AS asset_term,
+             coalesce(v.fresh, 0) AS fresh_validations,
+             coalesce(v.term, 0) AS validation_term,
+             v.last_validated_at,
+             CASE WHEN v.last_validated_at IS NULL THEN 0 ELSE (
+               SELECT count(*)::int FROM infrastructure_changes c
+                WHERE c.changed_at > v.last_validated_at
+                  AND (s.technique_id = ANY(c.technique_ids)
+                       OR EXISTS (SELECT 1 FROM linked l WHERE l.technique_id = s.technique_id
+                                   AND (l.asset_id = ANY(c.asset_ids)
+                                        OR l.platform = ANY(ARRAY(SELECT lower(p) FROM unnest(c.platforms) p)))))
+             ) END AS changes
+        FROM subjects s
+        JOIN techniques t ON t.id = s.technique_id
+        LEFT JOIN assets a ON a.technique_id = s.technique_id
+        LEFT JOIN validations v ON v.technique_id = s.technique_id
+        ${only}
+    )
+    SELECT technique_id AS "techniqueId", ttp_id AS "ttpId", name,
+           active_assets AS "activeAssets", round(asset_term::numeric, 4)::float8 AS "assetTerm",
+           fresh_validations AS "freshValidations", round(validation_term::numeric, 4)::float8 AS "validationTerm",
+           last_validated_at AS "lastValidatedAt", changes AS "changesSinceValidation",
+           power(${CHANGE_FACTOR}::float8, changes)::float8 AS "changeFactor",
+           round(100 * (${ASSET_WEIGHT}::float8 * asset_term + ${VALIDATION_WEIGHT}::float8 * validation_term)
+                 * power(${CHANGE_FACTOR}::float8, changes))::int AS confidence
+      FROM scored
+     ORDER BY confidence, ttp_id`;
+}

@@ -1,0 +1,102 @@
+import { Roles } from '../../auth/roles.ts';
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
+import { principalOf } from '../../graphql/context.ts';
+import { generateQueue } from './revalidation.ts';
+import * as ownership from './service.ts';
+import {
+  CreateOwnedAssetInput,
+  CreateOwnershipAssignmentInput,
+  CriticalityEnum,
+  QueueGenerationType,
+  ResponsibilityEnum,
+  RevalidationReasonEnum,
+  UpdateOwnershipAssignmentInput,
+} from './types.ts';
+
+/** The spec's Who columns for /ownership. */
+export const ownershipRoles = {
+  read: Roles.any,
+  assign: Roles.leads,
+  createAsset: Roles.blueLead,
+  queue: Roles.blueLead,
+} as const;
+
+const paging = (args: { offset?: number | null; limit?: number | null }) => ({
+  offset: args.offset ?? undefined,
+  limit: args.limit ?? undefined,
+});
+
+builder.queryFields((t) => ({
+  ownershipAssignments: t.prismaField({
+    type: ['OwnershipAssignment'],
+    description: 'Technique-to-owner assignments, newest first (limit default 50, max 200).',
+    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    authScopes: allow(ownershipRoles.read),
+    args: {
+      technique: t.arg.string(),
+      ownerId: t.arg({ type: 'UUID' }),
+      responsibility: t.arg({ type: ResponsibilityEnum }),
+      offset: t.arg.int(),
+      limit: t.arg.int(),
+    },
+    resolve: (query, _root, args, context) =>
+      ownership.listAssignments(
+        context.services,
+        { technique: args.technique, ownerId: args.ownerId, responsibility: args.responsibility },
+        paging(args),
+        query,
+      ),
+  }),
+  ownedAssets: t.prismaField({
+    type: ['OwnedAsset'],
+    description: 'Systems and environments, by name (limit default 50, max 200).',
+    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    authScopes: allow(ownershipRoles.read),
+    args: { kind: t.arg.string(), criticality: t.arg({ type: CriticalityEnum }), offset: t.arg.int(), limit: t.arg.int() },
+    resolve: (query, _root, args, context) =>
+      ownership.listOwnedAssets(context.services, { kind: args.kind, criticality: args.criticality }, paging(args), query),
+  }),
+  revalidationQueue: t.prismaField({
+    type: ['RevalidationEntry'],
+    description: 'Techniques needing re-testing, highest risk first (limit default 50, max 200).',
+    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    authScopes: allow(ownershipRoles.queue),
+    args: { reason: t.arg({ type: RevalidationReasonEnum }), offset: t.arg.int(), limit: t.arg.int() },
+    resolve: (query, _root, args, context) => ownership.listQueue(context.services, { reason: args.reason }, paging(args), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createOwnershipAssignment: t.prismaField({
+    type: 'OwnershipAssignment',
+    authScopes: allow(ownershipRoles.assign),
+    args: { input: t.arg({ type: CreateOwnershipAssignmentInput, required: true }) },
+    resolve: (query, _root, { input }, context) => ownership.createAssignment(context.services, principalOf(context), input, query),
+  }),
+  updateOwnershipAssignment: t.prismaField({
+    type: 'OwnershipAssignment',
+    authScopes: allow(ownershipRoles.assign),
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateOwnershipAssignmentInput, required: true }) },
+    resolve: (query, _root, { id, input }, context) =>
+      ownership.updateAssignment(context.services, principalOf(context), String(id), input, query),
+  }),
+  deleteOwnershipAssignment: t.boolean({
+    authScopes: allow(ownershipRoles.assign),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (_root, { id }, context) => ownership.deleteAssignment(context.services, principalOf(context), String(id)),
+  }),
+  createOwnedAsset: t.prismaField({
+    type: 'OwnedAsset',
+    authScopes: allow(ownershipRoles.createAsset),
+    args: { input: t.arg({ type: CreateOwnedAssetInput, required: true }) },
+    resolve: (query, _root, { input }, context) => ownership.createOwnedAsset(context.services, principalOf(context), input, query),
+  }),
+  generateRevalidationQueue: t.field({
+    type: QueueGenerationType,
+    description: 'Rebuilds the revalidation queue from expiries, invalidations, infrastructure changes and stale coverage.',
+    authScopes: allow(ownershipRoles.queue),
+    resolve: (_root, _args, context) => generateQueue(context.services, principalOf(context)),
+  }),
+}));

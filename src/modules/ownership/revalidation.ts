@@ -1,0 +1,122 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import { inTransaction, type SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
+import type { Principal } from '../../auth/access.ts';
+import type { Services } from '../../services.ts';
+import { FRESH_DAYS } from '../scores/formula.ts';
+import { notifyUsers } from '../notifications/service.ts';
+
+/** Whether infrastructure change `c` touches the technique `technique` (an SQL expression; aliases inside are unique): directly, through a linked asset, or a linked asset's platform. */
+export const changeTouches = (technique: Prisma.Sql) => Prisma.sql`(
+  ${technique} = ANY(c.technique_ids)
+  OR EXISTS (SELECT 1 FROM detection_asset_techniques touched_link JOIN detection_assets touched_asset ON touched_asset.id = touched_link.asset_id
+              WHERE touched_link.technique_id = ${technique}
+                AND (touched_asset.id = ANY(c.asset_ids)
+                     OR lower(touched_asset.platform) = ANY(ARRAY(SELECT lower(p) FROM unnest(c.platforms) p)))))`;
+
+/**
+ * Why each technique needs re-testing now, one row per technique and reason:
+ * - validation_expired: no fresh validation and the latest one ran out;
+ * - validation_invalidated: no fresh validation and the latest one was invalidated;
+ * - infrastructure_change: a change touching it was recorded after its latest validation;
+ * - coverage_stale: covered (validated or partial), but its latest validated test is older than FRESH_DAYS.
+ */
+const CANDIDATES = Prisma.sql`
+  WITH latest AS (
+    SELECT DISTINCT ON (technique_id) technique_id, validated_at, valid_until, invalidated_at, invalidated_reason
+      FROM detection_validations ORDER BY technique_id, validated_at DESC, created_at DESC
+  ), fresh AS (
+    SELECT DISTINCT technique_id FROM detection_validations WHERE invalidated_at IS NULL AND valid_until > now()
+  ), candidates AS (
+    SELECT l.technique_id, 'validation_expired' AS reason,
+           'The latest validation expired on ' || to_char(l.valid_until AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS detail, l.valid_until AS since
+      FROM latest l
+     WHERE l.invalidated_at IS NULL AND l.valid_until <= now() AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
+    UNION ALL
+    SELECT l.technique_id, 'validation_invalidated',
+           'The latest validation was invalidated: ' || coalesce(l.invalidated_reason, 'no reason given'), l.invalidated_at
+      FROM latest l
+     WHERE l.invalidated_at IS NOT NULL AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
+    UNION ALL
+    SELECT l.technique_id, 'infrastructure_change', 'Infrastructure change since the latest validation: ' || ch.title, ch.changed_at
+      FROM latest l
+      JOIN LATERAL (SELECT c.title, c.changed_at FROM infrastructure_changes c
+                     WHERE c.changed_at > l.validated_at AND ${changeTouches(Prisma.sql`l.technique_id`)}
+                     ORDER BY c.changed_at DESC LIMIT 1) ch ON true
+    UNION ALL
+    SELECT t.id, 'coverage_stale',
+           'Coverage last validated on ' || to_char(v.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+           v.decided_at + make_interval(days => ${FRESH_DAYS})
+      FROM techniques t
+      JOIN LATERAL (SELECT max(decided_at) AS decided_at FROM tests WHERE technique_id = t.id AND state = 'validated') v ON true
+     WHERE t.status_global IN ('validated', 'partial') AND NOT t.revoked AND NOT t.deprecated
+       AND v.decided_at < now() - make_interval(days => ${FRESH_DAYS})
+  )`;
+
+export interface QueueChange {
+  techniqueId: string;
+  reason: string;
+  inserted: boolean;
+}
+
+/**
+ * Rebuilds the revalidation queue in the caller's transaction: entries whose reason no longer holds go, the
+ * others are inserted or refreshed (risk score from the technique's risk profile). Owners of techniques that
+ * gain an entry are notified. Returns what was inserted or refreshed, and how many entries were removed.
+ */
+export async function regenerateQueue(uow: UnitOfWork, _services: Services): Promise<{ entries: QueueChange[]; removed: number }> {
+  const [{ removed }] = await uow.tx.$queryRaw<{ removed: number }[]>`
+    ${CANDIDATES}, removed AS (
+      DELETE FROM revalidation_entries e
+       WHERE NOT EXISTS (SELECT 1 FROM candidates c WHERE c.technique_id = e.technique_id AND c.reason = e.reason::text)
+      RETURNING 1
+    )
+    SELECT count(*)::int AS removed FROM removed`;
+  const entries = await uow.tx.$queryRaw<QueueChange[]>`
+    ${CANDIDATES}
+    INSERT INTO revalidation_entries (id, technique_id, reason, detail, risk_score, since)
+    SELECT gen_random_uuid(), c.technique_id, c.reason::"RevalidationReason", c.detail, coalesce(r.score, 0), c.since
+      FROM candidates c LEFT JOIN risk_profiles r ON r.technique_id = c.technique_id
+    ON CONFLICT (technique_id, reason) DO UPDATE
+       SET detail = EXCLUDED.detail, since = EXCLUDED.since, risk_score = EXCLUDED.risk_score
+    RETURNING technique_id AS "techniqueId", reason::text AS reason, (xmax = 0) AS inserted`;
+  const fresh = entries.filter((entry) => entry.inserted);
+  if (fresh.length) await notifyOwners(uow, fresh);
+  return { entries, removed };
+}
+
+async function notifyOwners(uow: UnitOfWork, entries: QueueChange[]): Promise<void> {
+  const assignments = await uow.tx.ownershipAssignment.findMany({
+    where: { techniqueId: { in: [...new Set(entries.map((entry) => entry.techniqueId))] } },
+    select: { ownerId: true, technique: { select: { id: true, ttpId: true } } },
+  });
+  const byOwner = new Map<string, Set<string>>();
+  for (const { ownerId, technique } of assignments) byOwner.set(ownerId, (byOwner.get(ownerId) ?? new Set()).add(technique.ttpId));
+  for (const [ownerId, ttpIds] of byOwner) {
+    const list = [...ttpIds].sort();
+    await notifyUsers(uow, [ownerId], {
+      event: 'revalidation_needed',
+      title: 'Techniques to re-test',
+      message: `${list.length === 1 ? 'A technique you own needs' : `${list.length} techniques you own need`} re-testing: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`,
+      entityType: 'revalidation_queue',
+    });
+  }
+}
+
+/** POST /ownership/revalidation-queue/generate and the daily job: rebuilds the queue, audited. */
+export function generateQueue(services: Services, actor: Principal | typeof SYSTEM_ACTOR) {
+  return inTransaction(
+    services,
+    actor,
+    async (uow) => {
+      const { entries, removed } = await regenerateQueue(uow, services);
+      const added = entries.filter((entry) => entry.inserted).length;
+      await uow.audit({
+        action: 'generate_revalidation_queue',
+        entityType: 'revalidation_queue',
+        details: { added, kept: entries.length - added, removed },
+      });
+      return { added, kept: entries.length - added, removed, total: entries.length };
+    },
+    { timeout: 30_000 },
+  );
+}

@@ -1,0 +1,90 @@
+import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { ownershipRoles } from './resolvers.ts';
+
+const TAG = 'Ownership';
+const ASSIGNMENT_FIELDS =
+  'id technique { id ttpId name } owner { id username displayName } team responsibility dueDate notes createdAt updatedAt';
+const ASSET_FIELDS = 'id name kind platform criticality owner { id username displayName } description createdAt';
+const ENTRY_FIELDS = 'id technique { id ttpId name } reason detail riskScore since createdAt';
+const PAGE = { offset: query('offset'), limit: query('limit') };
+
+export const ownershipRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/ownership/assignments',
+    tag: TAG,
+    summary: 'Technique-to-owner assignments (filters technique, owner_id, responsibility; offset, limit)',
+    roles: ownershipRoles.read,
+    document: `query ($technique: String, $ownerId: UUID, $responsibility: Responsibility, $offset: Int, $limit: Int) {
+      ownershipAssignments(technique: $technique, ownerId: $ownerId, responsibility: $responsibility, offset: $offset, limit: $limit) { ${ASSIGNMENT_FIELDS} } }`,
+    variables: { technique: query('technique'), ownerId: query('owner_id'), responsibility: query('responsibility'), ...PAGE },
+  },
+  {
+    method: 'POST',
+    path: '/ownership/assignments',
+    tag: TAG,
+    summary: 'Assign a technique (body technique_id, owner_id, responsibility red|blue|both, team, due_date, notes); 409 when taken',
+    roles: ownershipRoles.assign,
+    status: 201,
+    document: `mutation ($input: CreateOwnershipAssignmentInput!) { createOwnershipAssignment(input: $input) { ${ASSIGNMENT_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'PATCH',
+    path: '/ownership/assignments/:id',
+    tag: TAG,
+    summary: 'Update an assignment',
+    roles: ownershipRoles.assign,
+    document: `mutation ($id: UUID!, $input: UpdateOwnershipAssignmentInput!) { updateOwnershipAssignment(id: $id, input: $input) { ${ASSIGNMENT_FIELDS} } }`,
+    variables: { id: path('id'), input: body() },
+  },
+  {
+    method: 'DELETE',
+    path: '/ownership/assignments/:id',
+    tag: TAG,
+    summary: 'Remove an assignment',
+    roles: ownershipRoles.assign,
+    status: 204,
+    document: 'mutation ($id: UUID!) { deleteOwnershipAssignment(id: $id) }',
+    variables: { id: path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/ownership/assets',
+    tag: TAG,
+    summary: 'Systems and environments (filters kind, criticality; offset, limit)',
+    roles: ownershipRoles.read,
+    document: `query ($kind: String, $criticality: AssetCriticality, $offset: Int, $limit: Int) {
+      ownedAssets(kind: $kind, criticality: $criticality, offset: $offset, limit: $limit) { ${ASSET_FIELDS} } }`,
+    variables: { kind: query('kind'), criticality: query('criticality'), ...PAGE },
+  },
+  {
+    method: 'POST',
+    path: '/ownership/assets',
+    tag: TAG,
+    summary: 'Create an asset (body name, kind, platform, criticality, owner_id, description)',
+    roles: ownershipRoles.createAsset,
+    status: 201,
+    document: `mutation ($input: CreateOwnedAssetInput!) { createOwnedAsset(input: $input) { ${ASSET_FIELDS} } }`,
+    variables: { input: body() },
+  },
+  {
+    method: 'GET',
+    path: '/ownership/revalidation-queue',
+    tag: TAG,
+    summary: 'Techniques needing revalidation with the reason, highest risk first (filter reason; offset, limit)',
+    roles: ownershipRoles.queue,
+    document: `query ($reason: RevalidationReason, $offset: Int, $limit: Int) { revalidationQueue(reason: $reason, offset: $offset, limit: $limit) { ${ENTRY_FIELDS} } }`,
+    variables: { reason: query('reason'), ...PAGE },
+  },
+  {
+    method: 'POST',
+    path: '/ownership/revalidation-queue/generate',
+    tag: TAG,
+    summary:
+      'Rebuild the queue from infrastructure changes, expiries, invalidations and stale coverage; owners of new entries are notified',
+    roles: ownershipRoles.queue,
+    expensive: true,
+    document: 'mutation { generateRevalidationQueue { added kept removed total } }',
+  },
+];
