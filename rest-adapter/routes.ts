@@ -21,6 +21,7 @@ import { scoresRoutes } from '../src/modules/scores/routes.ts';
 import { snapshotsRoutes } from '../src/modules/snapshots/routes.ts';
 import { riskRoutes } from '../src/modules/risk/routes.ts';
 import { reportsRoutes } from '../src/modules/reports/routes.ts';
+import { ssoRoutes } from '../src/modules/sso/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -48,4 +49,5 @@ export const routes: readonly Route[] = [
   ...snapshotsRoutes,
   ...riskRoutes,
   ...reportsRoutes,
+  ...ssoRoutes,
 ];

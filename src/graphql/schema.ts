@@ -23,5 +23,6 @@ import '../modules/scores/resolvers.ts';
 import '../modules/snapshots/resolvers.ts';
 import '../modules/risk/resolvers.ts';
 import '../modules/reports/resolvers.ts';
+import '../modules/sso/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });
