@@ -34,13 +34,24 @@ export async function enableSso(app: TestApp, idp: TestIdp, extra: Record<string
   return response.body;
 }
 
-/** GET /sso/login: the 302 to the IdP, and the AuthnRequest it carries. */
-export async function startSsoLogin(app: TestApp, relayState?: string): Promise<AuthnRequest & { location: string }> {
+/** A sign-in this browser started: the AuthnRequest, where it was sent, and the cookie that ties it to the browser. */
+export type StartedSignIn = AuthnRequest & { location: string; cookie: string; setCookie: string };
+
+/** GET /sso/login: the 302 to the IdP, the AuthnRequest it carries and the svc_sso_request cookie. */
+export async function startSsoLogin(app: TestApp, relayState?: string): Promise<StartedSignIn> {
   const query = relayState === undefined ? '' : `?relay_state=${encodeURIComponent(relayState)}`;
   const response = await fetch(`${app.url}/api/v1/sso/login${query}`, { redirect: 'manual' });
   expect(response.status, await response.clone().text()).toBe(302);
   const location = response.headers.get('location')!;
-  return { ...TestIdp.authnRequest(location), location };
+  const setCookie = response.headers.getSetCookie().find((value) => value.startsWith('svc_sso_request='))!;
+  return { ...TestIdp.authnRequest(location), location, setCookie, cookie: setCookie.split(';')[0] };
+}
+
+export interface CallbackOptions {
+  relayState?: string;
+  /** The sign-in the posting browser started (its cookie goes along); null: a browser that started none. */
+  started: Pick<StartedSignIn, 'cookie'> | null;
+  headers?: Record<string, string>;
 }
 
 export interface CallbackAnswer {
@@ -48,23 +59,22 @@ export interface CallbackAnswer {
   location: string | null;
   cookie: string | null;
   token: string | null;
+  /** The answer removes the svc_sso_request cookie. */
+  clearsRequestCookie: boolean;
   body: any;
 }
 
 /** POST /sso/callback as the browser does after the IdP's page (HTTP-POST binding). */
-export async function postSsoCallback(
-  app: TestApp,
-  samlResponse: string,
-  relayState = '/',
-  headers: Record<string, string> = {},
-): Promise<CallbackAnswer> {
+export async function postSsoCallback(app: TestApp, samlResponse: string, options: CallbackOptions): Promise<CallbackAnswer> {
+  const { relayState = '/', started, headers = {} } = options;
   const response = await fetch(`${app.url}/api/v1/sso/callback`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(started ? { cookie: started.cookie } : {}), ...headers },
     body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }),
   });
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('svc_token=')) ?? null;
+  const cookies = response.headers.getSetCookie();
+  const cookie = cookies.find((value) => value.startsWith('svc_token=')) ?? null;
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -77,6 +87,7 @@ export async function postSsoCallback(
     location: response.headers.get('location'),
     cookie,
     token: cookie?.match(/^svc_token=([^;]+)/)?.[1] ?? null,
+    clearsRequestCookie: cookies.some((value) => /^svc_sso_request=;/.test(value)),
     body,
   };
 }

@@ -6,6 +6,7 @@ export interface ResponseEnvelope {
   signed: boolean;
   destination: string | null;
   issuer: string | null;
+  inResponseTo: string | null;
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}\s*$/;
@@ -20,6 +21,7 @@ export function readResponseEnvelope(samlResponse: string): ResponseEnvelope | n
     signed: elements('ds:Signature', root).length > 0,
     destination: attributeOf(root, 'Destination'),
     issuer: textOf('saml:Issuer', root),
+    inResponseTo: attributeOf(root, 'InResponseTo'),
   };
 }
 

@@ -2,7 +2,8 @@ import { snakeToCamel } from '../../naming.ts';
 import type { Route } from '../../../rest-adapter/types.ts';
 import { setSessionCookie } from '../auth/session-cookie.ts';
 import { ssoRoles } from './permissions.ts';
-import { loginRedirect, metadataXml } from './service.ts';
+import { clearSsoRequestCookie, setSsoRequestCookie, ssoRequestCookie } from './request-cookie.ts';
+import { metadataXml, startSignIn } from './service.ts';
 import { signInWithSaml } from './sign-in.ts';
 
 const CONFIG_FIELDS = `enabled configured idpEntityId idpSsoUrl idpCertificate idpCertificateExpiresAt spEntityId acsUrl
@@ -52,11 +53,13 @@ export const ssoRoutes: Route[] = [
     method: 'GET',
     path: '/sso/login',
     tag: 'SSO',
-    summary: 'Start a sign-in: redirects (302) to the identity provider with an AuthnRequest; relay_state is the path to land on',
+    summary:
+      'Start a sign-in: redirects (302) to the identity provider with an AuthnRequest, and sets the svc_sso_request cookie that ties it to this browser; relay_state is the path to land on',
     roles: 'public',
     status: 302,
     async handle(req, res, { context }) {
-      const location = await loginRedirect(context.services, req.query.relay_state);
+      const { requestId, location } = await startSignIn(context.services, req.query.relay_state);
+      setSsoRequestCookie(req, res, context.services, requestId);
       // Each redirect carries a new request id: no cache may hand one to another browser.
       res.set('Cache-Control', 'no-store').redirect(302, location);
     },
@@ -73,10 +76,12 @@ export const ssoRoutes: Route[] = [
     requestType: 'application/x-www-form-urlencoded',
     bodyLimit: '256kb',
     crossSiteAllowed:
-      "the identity provider's page posts this form from its own origin by design; it authenticates by the signed " +
-      'assertion (and the request id this service issued), never by a cookie, so a foreign page gains nothing it could not post itself',
+      "the identity provider's page posts this form from its own origin by design; it authenticates by the signed assertion, " +
+      'never by the session cookie, and only completes the sign-in this browser started (svc_sso_request)',
     async handle(req, res, { context }) {
-      const { session, redirectTo } = await signInWithSaml(context.services, req.body ?? {}, context.clientIp);
+      const callback = { form: req.body ?? {}, startedRequestId: ssoRequestCookie(req), clientIp: context.clientIp };
+      const { session, redirectTo } = await signInWithSaml(context.services, callback);
+      clearSsoRequestCookie(req, res, context.services);
       setSessionCookie(req, res, context.services, session);
       res.redirect(303, redirectTo);
     },

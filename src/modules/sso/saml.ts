@@ -20,9 +20,14 @@ const NAMEID_FORMATS = [
 /**
  * node-saml configured for this service. Assertions must be signed; the whole Response must be signed when it
  * carries a signature (`responseSigned`), so a present but broken Response signature is never ignored. Answers
- * must be to an AuthnRequest this service issued (InResponseTo, kept in the shared SSO state).
+ * must be to an AuthnRequest this service issued (InResponseTo, kept in the shared SSO state); `requestId` is the id
+ * of the AuthnRequest this client is about to issue.
  */
-export function samlClient(services: Services, settings: ReadySettings, responseSigned = false): SAML {
+export function samlClient(
+  services: Services,
+  settings: ReadySettings,
+  { responseSigned = false, requestId }: { responseSigned?: boolean; requestId?: string } = {},
+): SAML {
   const spEntityId = spEntityIdOf(settings, services.config);
   return new SAML({
     entryPoint: settings.idpSsoUrl,
@@ -41,6 +46,7 @@ export function samlClient(services: Services, settings: ReadySettings, response
     // Identity providers decide how users authenticate (password, MFA, Windows): asking for one class breaks the others.
     disableRequestedAuthnContext: true,
     signatureAlgorithm: 'sha256',
+    ...(requestId ? { generateUniqueId: () => requestId } : {}),
   });
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import type { Role } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
@@ -100,11 +101,16 @@ function auditDetails(before: SsoSettings, after: SsoSettings) {
   return { changes: Object.fromEntries(changed.map((key) => [key, now[key]])) };
 }
 
-/** The identity provider's address with a new AuthnRequest (HTTP-Redirect binding) whose id is remembered. */
-export async function loginRedirect(services: Services, relayState: unknown): Promise<string> {
+/**
+ * A new AuthnRequest: its id, remembered as issued, and the identity provider's address that carries it
+ * (HTTP-Redirect binding) with the relay state.
+ */
+export async function startSignIn(services: Services, relayState: unknown): Promise<{ requestId: string; location: string }> {
   const settings = await loadSettings(services.prisma);
   if (!settings.enabled || !isReady(settings)) throw new SsoDisabledError();
-  return samlClient(services, settings).getAuthorizeUrlAsync(safeRelayPath(relayState), undefined, {});
+  const requestId = `_${randomBytes(20).toString('hex')}`;
+  const location = await samlClient(services, settings, { requestId }).getAuthorizeUrlAsync(safeRelayPath(relayState), undefined, {});
+  return { requestId, location };
 }
 
 /** The service provider metadata, also before an identity provider is configured (admins need it to set one up). */

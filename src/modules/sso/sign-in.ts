@@ -24,17 +24,26 @@ export interface SsoSignIn {
   redirectTo: string;
 }
 
+/** What the callback received: the form the identity provider's page posted, and the browser's request cookie. */
+export interface SamlCallback {
+  form: Record<string, unknown>;
+  /** The id of the AuthnRequest this browser started (`svc_sso_request`), if it sent one. */
+  startedRequestId: string | null;
+  clientIp: string;
+}
+
 /**
  * Signs in with an HTTP-POST SAMLResponse: node-saml checks the signatures (assertion required, Response when
- * present), audience, NotBefore/NotOnOrAfter and InResponseTo; then the issuer, destination and recipient are
- * checked here, the assertion id is claimed once, and the user is found or created. Any refusal answers 401
+ * present), audience, NotBefore/NotOnOrAfter and InResponseTo; then the request id is spent, and the answer must
+ * be to the request this browser started, from the configured issuer, to this service (destination,
+ * recipient); the assertion id is claimed once, and the user is found or created. Any refusal answers 401
  * SSO_FAILED, with its reason only in the log and the audit log, and changes no user.
  */
-export async function signInWithSaml(services: Services, form: Record<string, unknown>, clientIp: string): Promise<SsoSignIn> {
+export async function signInWithSaml(services: Services, { form, startedRequestId, clientIp }: SamlCallback): Promise<SsoSignIn> {
   const settings = await loadSettings(services.prisma);
   if (!settings.enabled || !isReady(settings)) throw new SsoDisabledError();
   try {
-    const identity = await verifiedIdentity(services, settings, form.SAMLResponse);
+    const identity = await verifiedIdentity(services, settings, form.SAMLResponse, startedRequestId);
     const { user, matchedBy, previousRole } = await inTransaction(services, SSO_ACTOR, (uow) => provisionUser(uow, settings, identity));
     const session = await issueSession(services, user);
     await services.prisma.auditLog.create({
@@ -57,13 +66,23 @@ export async function signInWithSaml(services: Services, form: Record<string, un
   }
 }
 
-async function verifiedIdentity(services: Services, settings: ReadySettings, samlResponse: unknown): Promise<SsoIdentity> {
+async function verifiedIdentity(
+  services: Services,
+  settings: ReadySettings,
+  samlResponse: unknown,
+  startedRequestId: string | null,
+): Promise<SsoIdentity> {
   if (typeof samlResponse !== 'string' || !samlResponse) throw new Refusal('no SAMLResponse in the form');
   const envelope = readResponseEnvelope(samlResponse);
   if (!envelope) throw new Refusal('the SAMLResponse is not a SAML Response');
   const { acsUrl } = serviceProviderUrls(services.config);
-  const saml = samlClient(services, settings, envelope.signed);
+  const saml = samlClient(services, settings, { responseSigned: envelope.signed });
   const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
+  // One answer per request: node-saml spends the request id when it refuses an answer, this spends it on success.
+  await services.ssoState.requests.removeAsync(envelope.inResponseTo);
+  // Login CSRF: a valid answer obtained by someone else, posted from their page, must not sign this browser in.
+  if (!startedRequestId || startedRequestId !== envelope.inResponseTo)
+    throw new Refusal('the response answers no sign-in this browser started');
   const assertion = profile?.getAssertionXml ? readAssertion(profile.getAssertionXml()) : null;
   if (!profile || !assertion) throw new Refusal('the response holds no assertion');
   // node-saml reads but does not compare the issuers; a certificate shared by several IdP entities would otherwise pass.
@@ -75,8 +94,7 @@ async function verifiedIdentity(services: Services, settings: ReadySettings, sam
     throw new Refusal(`response destination ${quote(envelope.destination)} is not this service`);
   if (assertion.recipients.some((recipient) => recipient !== acsUrl))
     throw new Refusal('subject confirmation recipient is not this service');
-  // One answer signs in once: its request id is spent, and its assertion id is remembered until the assertion expires.
-  await services.ssoState.requests.removeAsync(typeof profile.inResponseTo === 'string' ? profile.inResponseTo : null);
+  // One assertion signs in once: its id is remembered until the assertion expires.
   if (!assertion.id) throw new Refusal('the assertion has no ID');
   if (!(await services.ssoState.claimAssertion(assertion.id, rememberUntil(assertion)))) throw new Refusal('assertion replayed');
   return identityOf(settings, assertion);

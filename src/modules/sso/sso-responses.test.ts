@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/helpers/app.ts';
+import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { signingKeys, TestIdp, type AnswerOptions, type SigningKeys } from '../../../test/helpers/saml-idp.ts';
-import { enableSso, postSsoCallback, ROLE_ATTRIBUTE, SP, SSO_PUBLIC_URL, startSsoLogin } from '../../../test/helpers/sso.ts';
+import {
+  enableSso,
+  postSsoCallback,
+  ROLE_ATTRIBUTE,
+  SP,
+  SSO_PUBLIC_URL,
+  startSsoLogin,
+  type StartedSignIn,
+} from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
 let idp: TestIdp;
@@ -145,8 +153,8 @@ async function lastRefusal(): Promise<string> {
   return (entry?.details as { reason?: string } | undefined)?.reason ?? '';
 }
 
-async function expectRefused(samlResponse: string, nameId: string, reason: RegExp) {
-  const answer = await postSsoCallback(app, samlResponse);
+async function expectRefused(samlResponse: string, nameId: string, reason: RegExp, started: StartedSignIn | null) {
+  const answer = await postSsoCallback(app, samlResponse, { started });
   expect(answer).toMatchObject({
     status: 401,
     body: { code: 'SSO_FAILED', detail: 'Single sign-on failed' },
@@ -161,15 +169,16 @@ describe('SAML responses the callback refuses (401 SSO_FAILED, nobody signed in 
   it.each(CORPUS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
     const request = await startSsoLogin(app);
     const nameId = someone();
-    await expectRefused(idp.response(SP, { inResponseTo: request.id, nameId, ...row.answer(request.id, nameId) }), nameId, row.reason);
+    const answer = idp.response(SP, { inResponseTo: request.id, nameId, ...row.answer(request.id, nameId) });
+    await expectRefused(answer, nameId, row.reason, request);
   });
 
   it('replayed: the same response posted twice signs in once', async () => {
     const request = await startSsoLogin(app);
     const nameId = someone();
     const answer = idp.response(SP, { inResponseTo: request.id, nameId });
-    expect((await postSsoCallback(app, answer)).status).toBe(303);
-    const replay = await postSsoCallback(app, answer);
+    expect((await postSsoCallback(app, answer, { started: request })).status).toBe(303);
+    const replay = await postSsoCallback(app, answer, { started: request });
     expect(replay).toMatchObject({ status: 401, body: { code: 'SSO_FAILED' }, cookie: null });
     expect(await lastRefusal()).toMatch(/InResponseTo/);
   });
@@ -180,11 +189,11 @@ describe('SAML responses the callback refuses (401 SSO_FAILED, nobody signed in 
     // An assertion whose subject confirmation names no request: only its id ties it to its first use.
     const options = { nameId, subjectInResponseTo: false, signResponse: false } as const;
     const original = idp.responseXml(SP, { ...options, inResponseTo: first.id });
-    expect((await postSsoCallback(app, Buffer.from(original).toString('base64'))).status).toBe(303);
+    expect((await postSsoCallback(app, Buffer.from(original).toString('base64'), { started: first })).status).toBe(303);
 
     const second = await startSsoLogin(app);
     const rewrapped = original.replace(`InResponseTo="${first.id}"`, `InResponseTo="${second.id}"`);
-    const replay = await postSsoCallback(app, Buffer.from(rewrapped).toString('base64'));
+    const replay = await postSsoCallback(app, Buffer.from(rewrapped).toString('base64'), { started: second });
     expect(replay).toMatchObject({ status: 401, body: { code: 'SSO_FAILED' }, cookie: null });
     expect(await lastRefusal()).toBe('assertion replayed');
   });
@@ -192,8 +201,8 @@ describe('SAML responses the callback refuses (401 SSO_FAILED, nobody signed in 
   it('a request id is spent by a refused answer too', async () => {
     const request = await startSsoLogin(app);
     const nameId = someone();
-    await expectRefused(idp.response(SP, { inResponseTo: request.id, nameId, audience: 'https://elsewhere' }), nameId, /audience/);
-    await expectRefused(idp.response(SP, { inResponseTo: request.id, nameId }), nameId, /InResponseTo is not valid/);
+    await expectRefused(idp.response(SP, { inResponseTo: request.id, nameId, audience: 'https://elsewhere' }), nameId, /audience/, request);
+    await expectRefused(idp.response(SP, { inResponseTo: request.id, nameId }), nameId, /InResponseTo is not valid/, request);
   });
 
   it.each([
@@ -203,7 +212,55 @@ describe('SAML responses the callback refuses (401 SSO_FAILED, nobody signed in 
     ['not a Response', Buffer.from('<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>').toString('base64')],
     ['a document type declaration', Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><x/>').toString('base64')],
   ])('malformed: %s', async (_name, value) => {
-    const answer = await postSsoCallback(app, value);
+    const answer = await postSsoCallback(app, value, { started: await startSsoLogin(app) });
     expect(answer).toMatchObject({ status: 401, body: { code: 'SSO_FAILED' }, cookie: null });
+  });
+});
+
+describe('login CSRF: an answer completes only the sign-in the posting browser started', () => {
+  it("someone else's valid answer, posted from a browser that started no sign-in, signs nobody in and is spent", async () => {
+    const attackers = await startSsoLogin(app);
+    const nameId = someone();
+    const answer = idp.response(SP, { inResponseTo: attackers.id, nameId });
+    await expectRefused(answer, nameId, /answers no sign-in this browser started/, null);
+    await expectRefused(answer, nameId, /InResponseTo is not valid/, attackers);
+  });
+
+  it("someone else's valid answer, posted from a browser that started another sign-in, is refused", async () => {
+    const attackers = await startSsoLogin(app);
+    const victims = await startSsoLogin(app);
+    const nameId = someone();
+    await expectRefused(
+      idp.response(SP, { inResponseTo: attackers.id, nameId }),
+      nameId,
+      /answers no sign-in this browser started/,
+      victims,
+    );
+    // The victim's own sign-in still completes.
+    const own = await postSsoCallback(app, idp.response(SP, { inResponseTo: victims.id, nameId: someone() }), { started: victims });
+    expect(own).toMatchObject({ status: 303, clearsRequestCookie: true });
+  });
+
+  it('the request cookie is HttpOnly, scoped to the callback, and expires with the request', async () => {
+    const started = await startSsoLogin(app);
+    expect(started.setCookie).toMatch(/^svc_sso_request=_[0-9a-f]{40};/);
+    expect(started.cookie).toBe(`svc_sso_request=${started.id}`);
+    expect(started.setCookie).toMatch(/;\s*Path=\/api\/v1\/sso\/callback/i);
+    expect(started.setCookie).toMatch(/;\s*HttpOnly/i);
+    expect(started.setCookie).toMatch(/;\s*Max-Age=1800/i);
+    // Plain HTTP here: SameSite=None needs Secure, so the cookie is Lax (HTTPS deployments get None; Secure).
+    expect(started.setCookie).toMatch(/;\s*SameSite=Lax/i);
+  });
+
+  it("over HTTPS the request cookie is SameSite=None; Secure, so that the IdP's cross-site post carries it", async () => {
+    const secure = await startTestApp({ PUBLIC_URL: SSO_PUBLIC_URL, COOKIE_SECURE: 'true' });
+    try {
+      await enableSso(secure, idp);
+      const { setCookie } = await startSsoLogin(secure);
+      expect(setCookie).toMatch(/;\s*SameSite=None/i);
+      expect(setCookie).toMatch(/;\s*Secure/i);
+    } finally {
+      await secure.close();
+    }
   });
 });

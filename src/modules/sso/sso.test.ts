@@ -25,7 +25,10 @@ const someone = () => `sso.user.${randomBytes(4).toString('hex')}@example.test`;
 /** A whole sign-in: login redirect, the IdP's answer to that request, the callback. */
 async function signIn(nameId: string, attributes: Record<string, string | string[]> = {}, relayState = '/') {
   const request = await startSsoLogin(app, relayState);
-  return postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId, attributes }), request.relayState ?? '/');
+  return postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId, attributes }), {
+    relayState: request.relayState ?? '/',
+    started: request,
+  });
 }
 
 describe('single sign-on: the whole flow', () => {
@@ -50,9 +53,10 @@ describe('single sign-on: the whole flow', () => {
       nameId,
       attributes: { [EMAIL_ATTRIBUTE]: nameId, [ROLE_ATTRIBUTE]: ['Everyone', 'Red Team'] },
     });
-    const callback = await postSsoCallback(app, answer, request.relayState!);
+    const callback = await postSsoCallback(app, answer, { relayState: request.relayState!, started: request });
     expect(callback.status, JSON.stringify(callback.body)).toBe(303);
     expect(callback.location).toBe('/techniques?tactic=TA0001');
+    expect(callback.clearsRequestCookie).toBe(true);
     expect(callback.cookie).toMatch(/;\s*HttpOnly/i);
     expect(callback.cookie).toMatch(/;\s*SameSite=Lax/i);
 
@@ -202,7 +206,10 @@ describe('relay states', () => {
     [`/${'a'.repeat(600)}`, '/'],
   ])('RelayState %j lands on %j', async (relayState, expected) => {
     const request = await startSsoLogin(app);
-    const answer = await postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId: someone() }), relayState);
+    const answer = await postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId: someone() }), {
+      relayState,
+      started: request,
+    });
     expect(answer).toMatchObject({ status: 303, location: expected });
   });
 
@@ -218,7 +225,7 @@ describe('cross-site posts', () => {
     const request = await startSsoLogin(app);
     const answer = idp.response(SP, { inResponseTo: request.id, nameId: someone() });
     const fromIdp = { origin: 'https://idp.example.test', 'sec-fetch-site': 'cross-site', referer: 'https://idp.example.test/saml/sso' };
-    expect(await postSsoCallback(app, answer, '/', fromIdp)).toMatchObject({ status: 303 });
+    expect(await postSsoCallback(app, answer, { started: request, headers: fromIdp })).toMatchObject({ status: 303 });
 
     const elsewhere = await fetch(`${app.url}/api/v1/auth/login`, {
       method: 'POST',
@@ -236,7 +243,7 @@ describe('cross-site posts', () => {
       body: JSON.stringify({ SAMLResponse: 'x' }),
     });
     expect(json.status).toBe(415);
-    const huge = await postSsoCallback(app, 'A'.repeat(300 * 1024));
+    const huge = await postSsoCallback(app, 'A'.repeat(300 * 1024), { started: null });
     expect(huge).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 });
@@ -255,7 +262,7 @@ describe('SSO switched off', () => {
       expect(login.status).toBe(409);
       expect(await login.json()).toEqual({ code: 'SSO_DISABLED', detail: 'Single sign-on is not enabled' });
       const nameId = someone();
-      const callback = await postSsoCallback(app, idp.response(SP, { inResponseTo: pending.id, nameId }));
+      const callback = await postSsoCallback(app, idp.response(SP, { inResponseTo: pending.id, nameId }), { started: pending });
       expect(callback).toMatchObject({ status: 409, body: { code: 'SSO_DISABLED' }, cookie: null });
       expect(await app.services.prisma.user.count({ where: { username: nameId } })).toBe(0);
       expect((await app.api('GET', '/sso/status', { token: await app.tokenFor('viewer') })).body).toEqual({
