@@ -60,8 +60,8 @@ export async function signInWithSaml(services: Services, { form, startedRequestI
   } catch (error) {
     // A busy database or an unreachable SSO state is no verdict on the answer: 503, to retry.
     if (domainErrorFrom(error) instanceof ServiceUnavailableError) throw domainErrorFrom(error);
-    const reason = error instanceof Refusal || error instanceof ProvisioningRefusal ? error.message : describe(error);
-    await refused(services, reason, clientIp);
+    const ours = error instanceof Refusal || error instanceof ProvisioningRefusal;
+    await refused(services, ours ? error.message : describe(error), clientIp, ours ? undefined : error);
     throw new SsoFailedError();
   }
 }
@@ -119,8 +119,9 @@ function rememberUntil(assertion: AssertionFacts): Date {
   return new Date((Number.isFinite(latest) ? latest : Date.now() + SSO_REQUEST_TTL_MS) + CLOCK_SKEW_MS);
 }
 
-async function refused(services: Services, reason: string, clientIp: string): Promise<void> {
-  services.log.warn({ reason, clientIp }, 'single sign-on refused');
+/** Logs and audits a refusal; `error`, when node-saml or the database raised it, goes to the log with its stack. */
+async function refused(services: Services, reason: string, clientIp: string, error?: unknown): Promise<void> {
+  services.log.warn({ reason, clientIp, ...(error ? { err: error } : {}) }, 'single sign-on refused');
   await services.prisma.auditLog.create({
     data: { userId: null, username: 'sso', action: 'sso_login_failed', entityType: 'user', details: { reason, client_ip: clientIp } },
   });
