@@ -18,9 +18,10 @@ export function requestTypeOf(route: Route): RequestType {
 export function bodyReaders(route: Route): RequestHandler[] {
   if (route.method === 'GET') return [];
   const type = requestTypeOf(route);
+  const limit = (isCustom(route) && route.bodyLimit) || BODY_LIMIT;
   const readers: Record<RequestType, RequestHandler[]> = {
-    'application/json': [express.json({ limit: BODY_LIMIT })],
-    'application/x-www-form-urlencoded': [express.urlencoded({ extended: false, limit: BODY_LIMIT })],
+    'application/json': [express.json({ limit })],
+    'application/x-www-form-urlencoded': [express.urlencoded({ extended: false, limit })],
     'multipart/form-data': [],
   };
   return [requireMediaType(type), ...readers[type]];

@@ -3,7 +3,9 @@ import type { GraphQLSchema } from 'graphql';
 import { NotFoundError } from '../src/errors.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
+import { refuseCrossSite } from '../src/http/csrf.ts';
 import { bodyParserError } from '../src/http/errors.ts';
+import type { OriginPolicy } from '../src/http/origin.ts';
 import type { Services } from '../src/services.ts';
 import { bodyReaders } from './body.ts';
 import { routeHandler, type ContextFactory } from './handler.ts';
@@ -11,15 +13,32 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { snakePath } from '../src/naming.ts';
 import { routes } from './routes.ts';
 
-/** The /api/v1 router: every row of the route table, the OpenAPI document and the error mapping. */
-export function restRouter(schema: GraphQLSchema, services: Services, contextFor: ContextFactory, limits?: GraphqlLimits) {
+/**
+ * The /api/v1 router: every row of the route table, the OpenAPI document and the error mapping. Unsafe
+ * cross-site requests are refused (`origins`) before a body is read, on every row but those that declare
+ * `crossSiteAllowed`.
+ */
+export function restRouter(
+  schema: GraphQLSchema,
+  services: Services,
+  contextFor: ContextFactory,
+  origins: OriginPolicy,
+  limits?: GraphqlLimits,
+) {
   const router = express.Router();
 
   const openApi = buildOpenApiDocument(routes, schema);
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
+  const sameSiteOnly = refuseCrossSite(origins);
   for (const route of routes) {
-    router[route.method.toLowerCase() as 'get'](route.path, ...bodyReaders(route), routeHandler(schema, route, contextFor, limits));
+    const guards = route.crossSiteAllowed ? [] : [sameSiteOnly];
+    router[route.method.toLowerCase() as 'get'](
+      route.path,
+      ...guards,
+      ...bodyReaders(route),
+      routeHandler(schema, route, contextFor, limits),
+    );
   }
   router.use((req: Request) => {
     throw new NotFoundError('Route', `${req.method} ${req.baseUrl}${req.path}`);

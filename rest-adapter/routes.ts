@@ -26,6 +26,7 @@ import { detectionLifecycleRoutes } from '../src/modules/detection-lifecycle/rou
 import { ownershipRoutes } from '../src/modules/ownership/routes.ts';
 import { alertRoutes } from '../src/modules/alerts/routes.ts';
 import { analyticsRoutes } from '../src/modules/analytics/routes.ts';
+import { ssoRoutes } from '../src/modules/sso/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -58,4 +59,5 @@ export const routes: readonly Route[] = [
   ...ownershipRoutes,
   ...alertRoutes,
   ...analyticsRoutes,
+  ...ssoRoutes,
 ];

@@ -25,6 +25,12 @@ export interface RouteBase {
    * equal (a test compares every row with its field), so REST and GraphQL access cannot drift apart.
    */
   narrowsFieldAccess?: string;
+  /**
+   * Why this row takes state-changing requests from other sites, when it does: only rows that authenticate by
+   * something a foreign page cannot forge or borrow (a signed SAML assertion), never by the session cookie. The
+   * cross-site check (`src/http/csrf.ts`) skips exactly these rows.
+   */
+  crossSiteAllowed?: string;
   /** Counts against the caller's expensive budget (documents, syncs, computations) instead of reads or writes. */
   expensive?: true;
   /** Success status (default 200; 204 sends no body). */
@@ -50,6 +56,8 @@ export interface CustomRouteTools {
 export interface CustomRoute extends RouteBase {
   /** Request body media type, for the OpenAPI document. */
   requestType?: 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'application/json';
+  /** The largest body read (`256kb`), when not the default 1 MB. */
+  bodyLimit?: string;
   /** Documented query/body fields, for the OpenAPI document. */
   documents?: string[];
   /** False when the handler reads the result by its GraphQL names: its documents then get no snake_case aliases. */

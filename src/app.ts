@@ -169,7 +169,8 @@ export async function createApp(services: Services): Promise<App> {
   // Before the REST router, whose catch-all 404 would otherwise swallow /api/v1/docs.
   app.use(staticPages(services.config.GRAPHIQL));
   app.use(['/api/v1', '/graphql'], noStoreForPrivateAnswers);
-  app.use('/api/v1', refuseCrossSite(origins), restRouter(schema, services, contextFor, limits));
+  // The REST router refuses cross-site writes per row, so that the SAML callback (signed, cookie-less) can be exempt.
+  app.use('/api/v1', restRouter(schema, services, contextFor, origins, limits));
   app.post('/graphql', refuseCrossSite(origins), requireMediaType('application/json'));
   app.use(
     '/graphql',

@@ -1,4 +1,5 @@
 import { databaseRevocations } from './auth/revocations.ts';
+import { createSsoState } from './auth/sso-state.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { TokenService } from './auth/tokens.ts';
 import { createResultCache } from './cache.ts';
@@ -74,6 +75,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     consumers: undefined as unknown as ConsumerDispatcher,
     storage: await createStorage(config, log),
     cache: createResultCache(bus, log, requestRedis, config.REDIS_PREFIX),
+    ssoState: createSsoState(requestRedis, config.REDIS_PREFIX, log),
     redis,
     async close() {
       await services.jobs.close();

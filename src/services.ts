@@ -1,4 +1,5 @@
 import type { RevocationStore } from './auth/revocations.ts';
+import type { SsoState } from './auth/sso-state.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ResultCache } from './cache.ts';
@@ -34,6 +35,8 @@ export interface Services {
   storage: Storage;
   /** Cached analytics (5-minute results), shared through Redis when configured. */
   cache: ResultCache;
+  /** Single sign-on's issued request ids and used assertion ids, shared through Redis when configured. */
+  ssoState: SsoState;
   redis?: Redis;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { Db } from './client.ts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
 import { followSchedule, scheduleIdOf } from '../modules/campaigns/schedule.ts';
@@ -8,9 +9,9 @@ const app = useTestApp();
 const scheduled = async (id: string) => (await app.services.jobs.status()).jobs.some((job) => job.id === id);
 
 /** A recurring campaign as a row; whether the scheduler holds it is up to the transaction under test. */
-async function recurringCampaign(name: string) {
+async function recurringCampaign(name: string, db: Db = app.services.prisma) {
   const owner = await app.createUser({ role: 'red_lead' });
-  return app.services.prisma.campaign.create({
+  return db.campaign.create({
     data: { name, type: 'regression', status: 'active', recurrence: '0 0 1 1 *', createdById: owner.id },
   });
 }
@@ -69,14 +70,17 @@ describe('after-commit work', () => {
 
 describe('schedules follow only committed changes', () => {
   it('a rolled-back transaction leaves no schedule behind', async () => {
-    const campaign = await recurringCampaign('Rolled back');
+    // The campaign is rolled back with the schedule, so no periodic reconciliation can register it meanwhile.
+    let id = '';
     await expect(
       inTransaction(app.services, SYSTEM_ACTOR, async (uow) => {
+        const campaign = await recurringCampaign('Rolled back', uow.tx);
+        id = campaign.id;
         followSchedule(app.services, uow, campaign);
         throw new Abort('a later step failed');
       }),
     ).rejects.toBeInstanceOf(Abort);
-    expect(await scheduled(scheduleIdOf(campaign.id))).toBe(false);
+    expect(await scheduled(scheduleIdOf(id))).toBe(false);
   });
 
   it('a committed transaction registers its schedule (Redis-backed scheduler)', async () => {

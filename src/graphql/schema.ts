@@ -29,5 +29,6 @@ import '../modules/detection-lifecycle/resolvers.ts';
 import '../modules/ownership/resolvers.ts';
 import '../modules/alerts/resolvers.ts';
 import '../modules/analytics/resolvers.ts';
+import '../modules/sso/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

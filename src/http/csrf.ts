@@ -38,7 +38,11 @@ export function crossSiteRefusal(req: IncomingMessage, policy: OriginPolicy): st
   return null;
 }
 
-/** Refuses cross-site unsafe requests that do not carry an `Authorization` header (see `crossSiteRefusal`). */
+/**
+ * Refuses cross-site unsafe requests that do not carry an `Authorization` header (see `crossSiteRefusal`). The REST
+ * router puts it on every row except those declaring `crossSiteAllowed` (the SAML assertion consumer, which the
+ * identity provider's page posts to from its own origin and which authenticates by the signed assertion alone).
+ */
 export function refuseCrossSite(policy: OriginPolicy): RequestHandler {
   return (req, _res, next) => {
     const reason = crossSiteRefusal(req, policy);

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { SESSION_COOKIE } from '../../auth/authenticate.ts';
 import type { Services } from '../../services.ts';
 import type { Route } from '../../../rest-adapter/types.ts';
 import type { Session } from './service.ts';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.ts';
 
 const LOGIN = `mutation ($username: String!, $password: String!) {
   login(username: $username, password: $password) { accessToken tokenType expiresAt }
@@ -12,13 +12,8 @@ const CHANGE_PASSWORD = `mutation ($input: ChangePasswordInput!) {
   changePassword(input: $input) { accessToken tokenType expiresAt }
 }`;
 
-function cookieOptions(req: Request, services: Services) {
-  const mode = services.config.COOKIE_SECURE;
-  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: mode === 'auto' ? req.secure : mode === 'true' };
-}
-
 function sendSession(req: Request, res: Response, services: Services, session: Session, extra: Record<string, unknown> = {}) {
-  res.cookie(SESSION_COOKIE, session.accessToken, { ...cookieOptions(req, services), expires: new Date(session.expiresAt) });
+  setSessionCookie(req, res, services, session);
   res.json({ access_token: session.accessToken, token_type: session.tokenType, ...extra });
 }
 
@@ -49,7 +44,7 @@ export const authRoutes: Route[] = [
     documents: [LOGOUT],
     async handle(req, res, { execute, context }) {
       await execute(LOGOUT, {});
-      res.clearCookie(SESSION_COOKIE, cookieOptions(req, context.services));
+      clearSessionCookie(req, res, context.services);
       res.json({ detail: 'Logged out' });
     },
   },

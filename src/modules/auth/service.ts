@@ -4,6 +4,7 @@ import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../au
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { event } from '../../events/bus.ts';
 import { InvalidCredentialsError, ValidationError } from '../../errors.ts';
+import { AuthSource } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 
@@ -27,8 +28,10 @@ export async function login(services: Services, input: unknown, clientIp: string
   const { username, password } = parseInput(credentialsSchema, input);
   await services.loginThrottle.beginLogin(username, clientIp);
   const user = await services.prisma.user.findUnique({ where: { username } });
-  const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!user || !passwordMatches || !user.isActive) {
+  // Users of single sign-on have no password here: they get the same answer, after the same work, as a wrong one.
+  const local = user?.authSource === AuthSource.local;
+  const passwordMatches = await verifyPassword(local ? (user?.passwordHash ?? null) : null, password);
+  if (!user || !local || !passwordMatches || !user.isActive) {
     await services.prisma.auditLog.create({
       data: {
         userId: user?.id ?? null,
@@ -56,7 +59,11 @@ export async function login(services: Services, input: unknown, clientIp: string
   return session;
 }
 
-async function issueSession(services: Services, user: { id: string; role: Principal['role']; sessionVersion: number }): Promise<Session> {
+/** A session token for `user`, as every sign-in issues it (password here, single sign-on in the sso module). */
+export async function issueSession(
+  services: Services,
+  user: { id: string; role: Principal['role']; sessionVersion: number },
+): Promise<Session> {
   const { token, claims } = await services.tokens.issue(user.id, user.role, user.sessionVersion);
   return { accessToken: token, tokenType: 'bearer', expiresAt: new Date(claims.exp * 1000) };
 }
@@ -93,6 +100,9 @@ const changePasswordSchema = z.object({
 export async function changePassword(services: Services, principal: Principal, input: unknown): Promise<Session> {
   const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
   const user = await services.prisma.user.findUniqueOrThrow({ where: { id: principal.userId } });
+  if (user.authSource !== AuthSource.local) {
+    throw new ValidationError(null, 'Users who sign in through single sign-on have no password here; change it at the identity provider');
+  }
   // Counted before checking: a stolen session or key must not be able to guess the current password.
   await services.loginThrottle.beginPasswordCheck(user.id);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {

@@ -5,7 +5,7 @@ import { assertPasswordAcceptable, hashPassword } from '../../auth/passwords.ts'
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../errors.ts';
-import { Role } from '../../generated/prisma/enums.ts';
+import { AuthSource, Role } from '../../generated/prisma/enums.ts';
 import type { User } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
@@ -32,7 +32,8 @@ export class LastAdminError extends DomainError {
   }
 }
 
-const username = z
+/** The username rule, for accounts made here and by single sign-on alike. */
+export const username = z
   .string()
   .trim()
   .min(3, 'must be at least 3 characters')
@@ -118,7 +119,10 @@ export async function updateUser(services: Services, actor: Principal, id: strin
   const { password, ...changes } = parseInput(updateSchema, input);
   let passwordHash: string | undefined;
   if (password !== undefined) {
-    const target = await getUser(services, id, { select: { username: true } });
+    const target = await getUser(services, id, { select: { username: true, authSource: true } });
+    if (target.authSource !== AuthSource.local) {
+      throw new ValidationError('password', 'cannot be set for a user who signs in through single sign-on');
+    }
     assertPasswordAcceptable(password, target.username);
     passwordHash = await hashPassword(password);
   }

@@ -1,10 +1,15 @@
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../graphql/context.ts';
-import { Role } from '../../generated/prisma/enums.ts';
+import { AuthSource, Role } from '../../generated/prisma/enums.ts';
 import { effectivePreferences } from '../notifications/preferences.ts';
 import { privateUserFieldAccess } from './permissions.ts';
 
 export const RoleEnum = builder.enumType(Role, { name: 'Role' });
+
+const AuthSourceEnum = builder.enumType(AuthSource, {
+  name: 'AuthSource',
+  description: 'local: signs in with a password kept here; saml: through single sign-on, with no password here.',
+});
 
 /** The scope of a private field: readable by the user themself and admins (see privateUserFieldAccess). */
 const privateField = {
@@ -23,6 +28,7 @@ export const UserType = builder.prismaObject('User', {
     role: t.expose('role', { type: RoleEnum, ...privateField }),
     isActive: t.exposeBoolean('isActive', privateField),
     mustChangePassword: t.exposeBoolean('mustChangePassword', privateField),
+    authSource: t.expose('authSource', { type: AuthSourceEnum, ...privateField }),
     trackerAccountId: t.exposeString('trackerAccountId', { nullable: true, ...privateField }),
     createdAt: t.expose('createdAt', { type: 'DateTime', ...privateField }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', ...privateField }),
