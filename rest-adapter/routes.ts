@@ -22,6 +22,7 @@ import { snapshotsRoutes } from '../src/modules/snapshots/routes.ts';
 import { riskRoutes } from '../src/modules/risk/routes.ts';
 import { reportsRoutes } from '../src/modules/reports/routes.ts';
 import { webhookRoutes } from '../src/modules/webhooks/routes.ts';
+import { attackPathsRoutes } from '../src/modules/attack-paths/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -50,4 +51,5 @@ export const routes: readonly Route[] = [
   ...riskRoutes,
   ...reportsRoutes,
   ...webhookRoutes,
+  ...attackPathsRoutes,
 ];

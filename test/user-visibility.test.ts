@@ -130,6 +130,13 @@ beforeAll(async () => {
     },
   });
   expect((await app.api('POST', '/snapshots', { token: admin.token, body: { name: 'Visibility' } })).status).toBe(201);
+  const path = await app.services.prisma.attackPath.create({
+    data: { name: 'Visibility path', createdById: creator.id, steps: { create: [{ position: 1, techniqueId }] } },
+  });
+  const step = { position: 1, techniqueId, ttpId: 'T0001', techniqueName: 'Visibility', expectedOutcome: 'detected' as const };
+  await app.services.prisma.attackPathExecution.create({
+    data: { pathId: path.id, pathName: path.name, createdById: creator.id, steps: { create: [{ ...step, recordedById: creator.id }] } },
+  });
 });
 
 describe('other users as a viewer sees them', () => {

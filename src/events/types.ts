@@ -18,6 +18,9 @@ export interface DomainEventPayloads {
   'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number; percentage: number };
   'snapshot.created': { snapshotId: string; kind: string };
   'risk.computed': { profiles: number };
+  'attack_path.changed': { attackPathId: string; change: string };
+  'attack_path_execution.changed': { executionId: string; attackPathId: string | null; change: string };
+  'attack_path_execution.state_changed': { executionId: string; attackPathId: string | null; from: string; to: string };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

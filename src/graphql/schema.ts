@@ -24,5 +24,6 @@ import '../modules/snapshots/resolvers.ts';
 import '../modules/risk/resolvers.ts';
 import '../modules/reports/resolvers.ts';
 import '../modules/webhooks/resolvers.ts';
+import '../modules/attack-paths/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });
