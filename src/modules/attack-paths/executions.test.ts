@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient } from 'graphql-ws';
 import { beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { EventOf } from '../../events/types.ts';
 import { createPath, seedPathCatalog, template, validLayer } from '../../../test/helpers/attack-paths.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
@@ -479,5 +483,102 @@ describe('reading executions', () => {
       'Not recorded',
     ]);
     expect(await app.api('GET', `/executions/${randomUUID()}/navigator`, { token: t.viewer.token })).toMatchObject({ status: 404 });
+  });
+});
+
+describe('executions over GraphQL', () => {
+  const busListeners = () => (app.services.bus as unknown as { local: EventEmitter }).local.listenerCount('event');
+
+  async function mutate(token: string, document: string, variables: Record<string, unknown>) {
+    const result = await app.graphql(document, variables, token);
+    expect(result.errors, document).toBeUndefined();
+    return Object.values(result.data as object)[0] as Record<string, any>;
+  }
+
+  it('runs an execution with mutations while a graphql-ws subscription receives every status change', async () => {
+    const path = await mutate(
+      t.red_tech.token,
+      'mutation ($input: CreateAttackPathInput!) { createAttackPath(input: $input) { id steps { id } } }',
+      { input: { name: 'Over GraphQL', steps: [{ technique: 'T1566' }, { technique: 'T1003', expectedOutcome: 'blocked' }] } },
+    );
+    const execution = await mutate(
+      t.blue_tech.token,
+      'mutation ($id: UUID!) { createAttackPathExecution(attackPathId: $id) { id status steps { id sourceStepId } } }',
+      { id: path.id },
+    );
+    const client = createClient({
+      url: `${app.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${t.viewer.token}` },
+      retryAttempts: 0,
+    });
+    try {
+      const before = busListeners();
+      const received: any[] = [];
+      const iterator = client.iterate<{ attackPathExecutionStateChanged: any }>({
+        query: `subscription ($id: UUID) { attackPathExecutionStateChanged(attackPathId: $id) {
+          executionId attackPathId fromStatus toStatus actorId execution { id } } }`,
+        variables: { id: path.id },
+      });
+      const done = (async () => {
+        for await (const result of iterator) {
+          received.push(result.data!.attackPathExecutionStateChanged);
+          if (received.length === 2) break;
+        }
+      })();
+      const deadline = Date.now() + 5_000;
+      while (busListeners() <= before && Date.now() < deadline) await sleep(10);
+
+      const byId = { id: execution.id };
+      expect(
+        await mutate(
+          t.blue_tech.token,
+          'mutation ($id: UUID!, $input: StartAttackPathExecutionInput) { startAttackPathExecution(id: $id, input: $input) { status startedAt } }',
+          {
+            ...byId,
+            input: { startedAt: START },
+          },
+        ),
+      ).toEqual({ status: 'running', startedAt: START });
+      const recorded = await mutate(
+        t.blue_tech.token,
+        `mutation ($id: UUID!, $step: UUID!, $input: RecordAttackStepOutcomeInput!) {
+          recordAttackPathStepOutcome(id: $id, stepId: $step, input: $input) { steps { position outcome occurredAt recordedBy { username } } } }`,
+        { ...byId, step: path.steps[1].id, input: { outcome: 'detected', occurredAt: '2026-03-02T09:01:30Z' } },
+      );
+      expect(recorded.steps[1]).toEqual({
+        position: 2,
+        outcome: 'detected',
+        occurredAt: '2026-03-02T09:01:30.000Z',
+        recordedBy: { username: t.blue_tech.username },
+      });
+      const completed = await mutate(
+        t.red_lead.token,
+        'mutation ($id: UUID!) { completeAttackPathExecution(id: $id) { status summary { timeToDetectSeconds firstDetectedStep { position } } } }',
+        byId,
+      );
+      expect(completed).toEqual({ status: 'completed', summary: { timeToDetectSeconds: 90, firstDetectedStep: { position: 2 } } });
+      await Promise.race([done, sleep(10_000).then(() => Promise.reject(new Error(`only ${received.length} changes arrived`)))]);
+      expect(received).toEqual([
+        {
+          executionId: execution.id,
+          attackPathId: path.id,
+          fromStatus: 'pending',
+          toStatus: 'running',
+          actorId: t.blue_tech.id,
+          execution: { id: execution.id },
+        },
+        {
+          executionId: execution.id,
+          attackPathId: path.id,
+          fromStatus: 'running',
+          toStatus: 'completed',
+          actorId: t.red_lead.id,
+          execution: { id: execution.id },
+        },
+      ]);
+    } finally {
+      await client.dispose();
+    }
   });
 });
