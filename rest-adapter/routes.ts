@@ -27,6 +27,7 @@ import { ownershipRoutes } from '../src/modules/ownership/routes.ts';
 import { alertRoutes } from '../src/modules/alerts/routes.ts';
 import { analyticsRoutes } from '../src/modules/analytics/routes.ts';
 import { ssoRoutes } from '../src/modules/sso/routes.ts';
+import { attackPathsRoutes } from '../src/modules/attack-paths/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -60,4 +61,5 @@ export const routes: readonly Route[] = [
   ...alertRoutes,
   ...analyticsRoutes,
   ...ssoRoutes,
+  ...attackPathsRoutes,
 ];

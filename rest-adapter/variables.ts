@@ -50,7 +50,8 @@ export function describeVariableError(message: string): { field: string | null; 
   const at = /at "(?:[a-z_]+)\.([^"]+)"/.exec(snake);
   const missing = /Field "([a-z_0-9]+)" of required type/.exec(snake);
   const unknown = /Field "([a-z_0-9]+)" is not defined/.exec(snake);
-  const field = at?.[1] ?? missing?.[1] ?? unknown?.[1] ?? null;
+  // List items as the domain's own validation names them: `steps.0.technique`, not `steps[0].technique`.
+  const field = (at?.[1] ?? missing?.[1] ?? unknown?.[1])?.replace(/\[(\d+)\]/g, '.$1') ?? null;
   const reason = snake.replace(/^Variable "\$[a-z_]+" got invalid value .*?; /, '').replace(/ at "[^"]+"/, '');
   return { field, reason };
 }

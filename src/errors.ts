@@ -138,7 +138,7 @@ export class InvalidTransitionError extends DomainError {
 
   constructor(what: string, action: string, currentState: string, targetState: string, valid: readonly string[]) {
     super(
-      `Invalid transition: ${action} cannot move a ${what} from ${currentState} to ${targetState}. ` +
+      `Invalid transition: ${action} cannot move ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} from ${currentState} to ${targetState}. ` +
         `Valid transitions from ${currentState}: ${valid.length ? valid.join(', ') : 'none'}`,
     );
     Object.assign(this.extra, { current_state: currentState, target_state: targetState, valid_transitions: [...valid] });

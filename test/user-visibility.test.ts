@@ -133,6 +133,13 @@ beforeAll(async () => {
   await app.services.prisma.detectionAsset.create({ data: { name: 'Visibility asset', kind: 'siem_rule', ownerId: remediator.id } });
   await app.services.prisma.ownedAsset.create({ data: { name: 'Visibility system', kind: 'system', ownerId: remediator.id } });
   await app.services.prisma.ownershipAssignment.create({ data: { techniqueId, ownerId: remediator.id, responsibility: 'blue' } });
+  const path = await app.services.prisma.attackPath.create({
+    data: { name: 'Visibility path', createdById: creator.id, steps: { create: [{ position: 1, techniqueId }] } },
+  });
+  const step = { position: 1, techniqueId, ttpId: 'T0001', techniqueName: 'Visibility', expectedOutcome: 'detected' as const };
+  await app.services.prisma.attackPathExecution.create({
+    data: { pathId: path.id, pathName: path.name, createdById: creator.id, steps: { create: [{ ...step, recordedById: creator.id }] } },
+  });
 });
 
 describe('other users as a viewer sees them', () => {

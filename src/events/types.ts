@@ -34,6 +34,9 @@ export interface DomainEventPayloads {
     figures: Record<string, unknown>;
   };
   'alert.changed': { alertId: string; status: string };
+  'attack_path.changed': { attackPathId: string; change: string };
+  'attack_path_execution.changed': { executionId: string; attackPathId: string | null; change: string };
+  'attack_path_execution.state_changed': { executionId: string; attackPathId: string | null; from: string; to: string };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

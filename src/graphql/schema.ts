@@ -30,5 +30,6 @@ import '../modules/ownership/resolvers.ts';
 import '../modules/alerts/resolvers.ts';
 import '../modules/analytics/resolvers.ts';
 import '../modules/sso/resolvers.ts';
+import '../modules/attack-paths/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

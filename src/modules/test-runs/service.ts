@@ -146,27 +146,41 @@ const fromTemplateSchema = z.object({
 /** Creates a draft pre-filled from a template (manual or imported, e.g. an Atomic Red Team atomic). */
 export function createTestFromTemplate(services: Services, principal: Principal, input: unknown, query: TestQuery = {}) {
   const data = parseInput(fromTemplateSchema, input);
-  return inTransaction(services, principal, async (uow) => {
-    const template = await uow.tx.testTemplate.findUnique({ where: { id: data.templateId } });
-    if (!template) throw new ValidationError('templateId', 'no test template with this id');
-    if (!template.isActive) throw new ValidationError('templateId', 'the template is inactive');
-    let techniqueId = data.techniqueId;
-    if (techniqueId) await assertTechnique(uow, techniqueId);
-    else if (template.ttpTechniqueId) {
-      techniqueId = (await uow.tx.technique.findUnique({ where: { ttpId: template.ttpTechniqueId }, select: { id: true } }))?.id;
-    }
-    if (!techniqueId) throw new ValidationError('techniqueId', 'is required: the template names no known technique');
-    if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assignedTo');
-    if (data.campaignId) await assertCampaign(uow, data.campaignId);
-    const fields = {
-      techniqueId,
-      ...fieldsFromTemplate(template),
-      name: data.name ?? template.name,
-      assignedToId: data.assignedTo ?? null,
-      campaignId: data.campaignId ?? null,
-    };
-    return insertTest(uow, principal.userId, fields, { template_id: template.id, template_source: template.source }, query);
-  });
+  return inTransaction(services, principal, (uow) => insertTestFromTemplate(uow, principal, data, query));
+}
+
+export type TestFromTemplate = z.infer<typeof fromTemplateSchema>;
+
+/**
+ * The draft of POST /tests/from-template, written in the caller's transaction (attack-path executions create
+ * one per step). `details` joins the test's `created` timeline and audit entries.
+ */
+export async function insertTestFromTemplate(
+  uow: UnitOfWork,
+  principal: Principal,
+  data: TestFromTemplate,
+  query: TestQuery = {},
+  details: Prisma.InputJsonObject = {},
+) {
+  const template = await uow.tx.testTemplate.findUnique({ where: { id: data.templateId } });
+  if (!template) throw new ValidationError('templateId', 'no test template with this id');
+  if (!template.isActive) throw new ValidationError('templateId', 'the template is inactive');
+  let techniqueId = data.techniqueId;
+  if (techniqueId) await assertTechnique(uow, techniqueId);
+  else if (template.ttpTechniqueId) {
+    techniqueId = (await uow.tx.technique.findUnique({ where: { ttpId: template.ttpTechniqueId }, select: { id: true } }))?.id;
+  }
+  if (!techniqueId) throw new ValidationError('techniqueId', 'is required: the template names no known technique');
+  if (data.assignedTo) await assertActiveUser(uow, data.assignedTo, 'assignedTo');
+  if (data.campaignId) await assertCampaign(uow, data.campaignId);
+  const fields = {
+    techniqueId,
+    ...fieldsFromTemplate(template),
+    name: data.name ?? template.name,
+    assignedToId: data.assignedTo ?? null,
+    campaignId: data.campaignId ?? null,
+  };
+  return insertTest(uow, principal.userId, fields, { template_id: template.id, template_source: template.source, ...details }, query);
 }
 
 const generalSchema = z
