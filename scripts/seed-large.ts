@@ -53,6 +53,10 @@ function sizesFor(scale: number) {
     retests: Math.round(tests / 10),
     auditEntries: Math.round(1_000_000 * scale),
     snapshots: 60,
+    detectionAssets: 1_500,
+    infrastructureChanges: 200,
+    ownedAssets: 300,
+    alertInstances: 3_000,
   };
 }
 type Sizes = ReturnType<typeof sizesFor>;
@@ -620,6 +624,85 @@ function steps(s: Sizes, now: string, passwordHash: string): Step[] {
         WHERE a.snapshot_id = s.id`,
     },
     {
+      // Detection assets over the platforms, 1–4 techniques each among the tested ones; a tenth disabled or retired.
+      name: 'detection_assets',
+      sql: `
+        INSERT INTO detection_assets (id, name, kind, platform, status, owner_id, detection_rule_id, created_at, updated_at)
+        SELECT pg_temp.uid('detection-asset', n), 'Detection ' || n,
+               (ARRAY['siem_rule', 'edr_policy', 'ids_signature', 'log_source', 'other'])[1 + n % 5]::"DetectionAssetKind",
+               (ARRAY['windows', 'linux', 'macos', 'network', 'cloud'])[1 + (n / 5) % 5],
+               CASE WHEN n % 10 = 0 THEN 'disabled' WHEN n % 25 = 0 THEN 'retired' ELSE 'active' END::"DetectionAssetStatus",
+               ${user.blueLead('random()')}, CASE WHEN n % 3 = 0 THEN pg_temp.uid('rule', 1 + n % ${s.rules}) END,
+               ${YEAR_AGO}, ${YEAR_AGO}
+        FROM generate_series(1, ${s.detectionAssets}) AS n;
+        INSERT INTO detection_asset_techniques (asset_id, technique_id, linked_at)
+        SELECT DISTINCT pg_temp.uid('detection-asset', n), pg_temp.uid('technique', ${techniqueOfRank(`(n * 7 + k * 131) % ${s.testedTechniques}`)}), ${YEAR_AGO}
+        FROM generate_series(1, ${s.detectionAssets}) AS n CROSS JOIN generate_series(0, n % 4) AS k`,
+    },
+    {
+      // Validations from the validated detected tests of linked techniques (the latest two per technique and asset),
+      // 90 days each: the older ones expired; a twentieth invalidated.
+      name: 'detection_validations',
+      sql: `
+        INSERT INTO detection_validations (id, asset_id, technique_id, test_id, source, result, validated_at, valid_until, invalidated_at, invalidated_reason, created_at)
+        SELECT gen_random_uuid(), asset_id, technique_id, test_id, 'test', detection_result::text, decided_at, decided_at + interval '90 days',
+               CASE WHEN random() < 0.05 THEN decided_at + interval '20 days' END,
+               CASE WHEN random() < 0.05 THEN 'infrastructure change' END, decided_at
+        FROM (SELECT l.asset_id, x.technique_id, x.id AS test_id, x.detection_result, x.decided_at,
+                     row_number() OVER (PARTITION BY l.asset_id, x.technique_id ORDER BY x.decided_at DESC) AS k
+              FROM tests x JOIN detection_asset_techniques l ON l.technique_id = x.technique_id
+              WHERE x.state = 'validated' AND x.detection_result IN ('detected', 'partially_detected')) AS ranked
+        WHERE k <= 2`,
+    },
+    {
+      name: 'infrastructure_changes',
+      sql: `
+        INSERT INTO infrastructure_changes (id, title, changed_at, platforms, asset_ids, technique_ids, created_at)
+        SELECT pg_temp.uid('infrastructure-change', n), 'Change ' || n, ${NOW} - (n * 1.8) * interval '1 day',
+               ARRAY[(ARRAY['windows', 'linux', 'macos', 'network', 'cloud'])[1 + n % 5]],
+               CASE WHEN n % 4 = 0 THEN ARRAY[pg_temp.uid('detection-asset', 1 + n * 7 % ${s.detectionAssets})] ELSE '{}' END,
+               '{}', ${NOW} - (n * 1.8) * interval '1 day'
+        FROM generate_series(1, ${s.infrastructureChanges}) AS n`,
+    },
+    {
+      // A red and a blue owner for most tested techniques; systems and environments.
+      name: 'ownership',
+      sql: `
+        INSERT INTO ownership_assignments (id, technique_id, owner_id, team, responsibility, created_at, updated_at)
+        SELECT gen_random_uuid(), pg_temp.uid('technique', ${techniqueOfRank('k')}),
+               CASE WHEN side = 'red' THEN ${user.redLead('random()')} ELSE ${user.blueLead('random()')} END,
+               CASE WHEN side = 'red' THEN 'Red team' ELSE 'SOC' END, side::"Responsibility", ${YEAR_AGO}, ${YEAR_AGO}
+        FROM generate_series(1, ${s.testedTechniques}) AS k CROSS JOIN (VALUES ('red'), ('blue')) AS sides(side)
+        WHERE k % 10 <> 0;
+        INSERT INTO owned_assets (id, name, kind, platform, criticality, owner_id, created_at, updated_at)
+        SELECT gen_random_uuid(), 'System ' || n, (ARRAY['system', 'environment', 'application'])[1 + n % 3],
+               (ARRAY['windows', 'linux', 'macos', 'network', 'cloud'])[1 + n % 5],
+               (ARRAY['low', 'medium', 'high', 'critical'])[1 + n % 4]::"Severity", ${user.any('random()')}, ${YEAR_AGO}, ${YEAR_AGO}
+        FROM generate_series(1, ${s.ownedAssets}) AS n`,
+    },
+    {
+      // Two rules of every type and a year of their alerts, most of them closed.
+      name: 'alerts',
+      sql: `
+        INSERT INTO alert_rules (id, name, rule_type, severity, parameters, enabled, cooldown_minutes, created_at, updated_at)
+        SELECT pg_temp.uid('alert-rule', n), type || ' ' || n, type::"AlertRuleType",
+               (ARRAY['low', 'medium', 'high', 'critical'])[1 + n % 4]::"Severity", parameters::jsonb, true, 60, ${YEAR_AGO}, ${YEAR_AGO}
+        FROM (VALUES (1, 'coverage_below', '{"threshold": 50}'), (2, 'coverage_below', '{"threshold": 30}'),
+                     (3, 'coverage_drop', '{"points": 5}'), (4, 'coverage_drop', '{"points": 10}'),
+                     (5, 'validation_expired', '{}'), (6, 'validation_expired', '{}'),
+                     (7, 'actor_technique_uncovered', '{"min_actors": 5}'), (8, 'actor_technique_uncovered', '{"min_actors": 10}'),
+                     (9, 'confidence_below', '{"threshold": 30}'), (10, 'confidence_below', '{"threshold": 60}'),
+                     (11, 'rejected_tests', '{"count": 20, "window_days": 7}'), (12, 'rejected_tests', '{"count": 50, "window_days": 30}'))
+             AS rules(n, type, parameters);
+        INSERT INTO alert_instances (id, rule_id, rule_type, severity, subject, technique_id, title, figures, status, fired_at, closed_at, resolved_at)
+        SELECT gen_random_uuid(), r.id, r.rule_type, r.severity, 'seed-' || n, NULL, 'Seeded alert ' || n, '{}',
+               'resolved', ${NOW} - (n * 365.0 / ${s.alertInstances}) * interval '1 day',
+               ${NOW} - (n * 365.0 / ${s.alertInstances}) * interval '1 day' + interval '1 day',
+               ${NOW} - (n * 365.0 / ${s.alertInstances}) * interval '1 day' + interval '1 day'
+        FROM generate_series(1, ${s.alertInstances}) AS n
+        JOIN alert_rules r ON r.id = pg_temp.uid('alert-rule', 1 + n % 12)`,
+    },
+    {
       name: 'score_config',
       sql: `INSERT INTO score_config (id, weights, updated_by, updated_at) VALUES (${SCORE_CONFIG_ID}, '${JSON.stringify(w)}', NULL, ${NOW})
             ON CONFLICT (id) DO NOTHING`,
@@ -645,6 +728,14 @@ const COUNTED_TABLES = [
   'snapshots',
   'snapshot_techniques',
   'score_config',
+  'detection_assets',
+  'detection_asset_techniques',
+  'detection_validations',
+  'infrastructure_changes',
+  'ownership_assignments',
+  'owned_assets',
+  'alert_rules',
+  'alert_instances',
 ];
 
 async function main(): Promise<void> {
