@@ -24,15 +24,29 @@ beforeAll(async () => {
   const tech = await technique(app);
   // Last week: a snapshot at 40 % with 4 validated techniques, one test executed. This week: a snapshot at 55 %
   // with 6, two tests executed, one alert fired.
-  await app.services.prisma.snapshot.create({ data: { coveragePercentage: 40, summary: { validated: 4 }, createdAt: inWeek(lastWeek, 30) } });
-  await app.services.prisma.snapshot.create({ data: { coveragePercentage: 55, summary: { validated: 6 }, createdAt: inWeek(thisWeek, 1) } });
+  await app.services.prisma.snapshot.create({
+    data: { coveragePercentage: 40, summary: { validated: 4 }, createdAt: inWeek(lastWeek, 30) },
+  });
+  await app.services.prisma.snapshot.create({
+    data: { coveragePercentage: 55, summary: { validated: 6 }, createdAt: inWeek(thisWeek, 1) },
+  });
   for (const executed of [inWeek(lastWeek, 50), inWeek(thisWeek, 2), inWeek(thisWeek, 3)]) {
     const id = randomUUID();
     await app.services.prisma.test.create({
-      data: { id, lineageId: id, name: 'executed', techniqueId: tech.id, createdById: t.red_lead.id, state: 'red_executing', executionDate: executed },
+      data: {
+        id,
+        lineageId: id,
+        name: 'executed',
+        techniqueId: tech.id,
+        createdById: t.red_lead.id,
+        state: 'red_executing',
+        executionDate: executed,
+      },
     });
   }
-  const rule = await app.services.prisma.alertRule.create({ data: { name: 'r', ruleType: 'coverage_below', severity: 'low', parameters: { threshold: 90 } } });
+  const rule = await app.services.prisma.alertRule.create({
+    data: { name: 'r', ruleType: 'coverage_below', severity: 'low', parameters: { threshold: 90 } },
+  });
   await app.services.prisma.alertInstance.create({
     data: { ruleId: rule.id, ruleType: 'coverage_below', severity: 'low', subject: 'global', title: 'x', firedAt: inWeek(thisWeek, 1) },
   });
@@ -64,7 +78,12 @@ describe('GET /analytics', () => {
     expect(year.body.points.length).toBeGreaterThanOrEqual(52);
     expect(year.body.points.length).toBeLessThanOrEqual(54);
     // A year ago: no snapshot yet (unknown coverage) and no validation yet (no confidence).
-    expect(year.body.points[0]).toMatchObject({ coverage_percentage: null, validated_techniques: null, detection_confidence: null, alerts_fired: 0 });
+    expect(year.body.points[0]).toMatchObject({
+      coverage_percentage: null,
+      validated_techniques: null,
+      detection_confidence: null,
+      alerts_fired: 0,
+    });
     expect(await app.api('GET', '/analytics?period=2w', { token: t.viewer.token })).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR', field: 'period' },
