@@ -35,7 +35,23 @@ import { wiring } from '../workers/wiring.ts';
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/violet_bench';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const BUDGET_MS = 100;
-const PREFIXES = ['/campaigns', '/metrics', '/dashboard', '/scores', '/heatmap', '/snapshots', '/risk', '/reports'];
+/** Endpoints with a budget of their own: the detection-operations computations over the whole dataset. */
+const BUDGETS_MS: Record<string, number> = { '/alerts/evaluate': 500, '/ownership/revalidation-queue/generate': 500 };
+const budgetOf = (endpoint: string) => BUDGETS_MS[endpoint.split('?')[0]] ?? BUDGET_MS;
+const PREFIXES = [
+  '/campaigns',
+  '/metrics',
+  '/dashboard',
+  '/scores',
+  '/heatmap',
+  '/snapshots',
+  '/risk',
+  '/reports',
+  '/detection-lifecycle',
+  '/ownership',
+  '/alerts',
+  '/analytics',
+];
 const DOCUMENT_PREFIX = '/reports/generate/';
 
 /** Every GET of the analytics issue, as the spec names them (path parameters as ':'). */
@@ -83,8 +99,28 @@ const EXPECTED_GETS = [
   '/reports/generate/executive-summary',
   '/reports/generate/quarterly-summary',
   '/reports/generate/technique/:',
+  '/detection-lifecycle/assets',
+  '/detection-lifecycle/assets/:',
+  '/detection-lifecycle/validations',
+  '/detection-lifecycle/infrastructure-changes',
+  '/detection-lifecycle/dashboard',
+  '/ownership/assignments',
+  '/ownership/assets',
+  '/ownership/revalidation-queue',
+  '/alerts',
+  '/alerts/summary',
+  '/alerts/:',
+  '/alerts/rules',
+  '/alerts/rules/:',
+  '/analytics',
 ];
-const TIMED_POSTS = ['/risk/compute', '/snapshots', '/dashboard/posture-snapshot'];
+const TIMED_POSTS = [
+  '/risk/compute',
+  '/snapshots',
+  '/dashboard/posture-snapshot',
+  '/alerts/evaluate',
+  '/ownership/revalidation-queue/generate',
+];
 
 /** Extra query strings measured as endpoints of their own. */
 const VARIANTS: Record<string, string[]> = {
@@ -92,6 +128,8 @@ const VARIANTS: Record<string, string[]> = {
   '/metrics/operational/trend': ['period=1y'],
   '/scores/history': ['period=1y'],
   '/risk/top': ['limit=20'],
+  '/analytics': ['period=90d', 'period=1y'],
+  '/detection-lifecycle/dashboard': ['limit=200'],
 };
 
 const shape = (path: string) => path.replace(/:[A-Za-z_]+/g, ':');
@@ -257,6 +295,9 @@ interface Fixtures {
   actor?: string;
   newestSnapshot?: string;
   oldestSnapshot?: string;
+  detectionAsset?: string;
+  alert?: string;
+  alertRule?: string;
 }
 
 async function loadFixtures(services: Services): Promise<Fixtures> {
@@ -272,7 +313,12 @@ async function loadFixtures(services: Services): Promise<Fixtures> {
   const actor = await one(prisma.$queryRaw<{ id: string }[]>`
     SELECT actor_id::text AS id FROM threat_actor_techniques GROUP BY actor_id ORDER BY count(*) DESC LIMIT 1`);
   const snapshots = await prisma.snapshot.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true } });
+  const detectionAsset = await prisma.detectionAsset.findFirst({ orderBy: { name: 'asc' }, select: { id: true } });
+  const alert = await prisma.alertInstance.findFirst({ orderBy: { firedAt: 'desc' }, select: { id: true, ruleId: true } });
   return {
+    detectionAsset: detectionAsset?.id,
+    alert: alert?.id,
+    alertRule: alert?.ruleId,
     campaign: campaign?.id,
     technique,
     tactic,
@@ -294,6 +340,9 @@ function candidatesFor(path: string, parameter: string, fixtures: Fixtures): str
   if (before === 'campaigns' || before === 'purple-campaign' || before === 'campaign') return known(fixtures.campaign);
   if (before === 'snapshots' || before === 'snapshot') return known(fixtures.newestSnapshot);
   if (before === 'technique' || before === 'techniques') return known(fixtures.technique?.id, fixtures.technique?.ttp_id);
+  if (before === 'assets') return known(fixtures.detectionAsset);
+  if (before === 'rules') return known(fixtures.alertRule);
+  if (before === 'alerts') return known(fixtures.alert);
   return [];
 }
 
@@ -408,7 +457,7 @@ async function measure(
     contentType: samples.at(-1)!.contentType.split(';')[0],
     sqlPerRequest: round1(statements / count),
     slowestSql: slowest && { ms: round1(slowest.ms), text: slowest.text, values: slowest.values },
-    pass: Object.keys(statuses).every((code) => Number(code) < 400) && p95 < BUDGET_MS,
+    pass: Object.keys(statuses).every((code) => Number(code) < 400) && p95 < budgetOf(endpoint),
   };
 }
 
@@ -605,7 +654,13 @@ function printReport(report: Report, out: (text: string) => void): void {
     `\nunder ${BUDGET_MS} ms p95: warm ${passed(json)}; cold ${passed(cold)}; documents ${passed(documents)} as served, ${passed(firstRenderings)} first rendered; writes ${passed(writes)}; ${notBuilt.length} not built`,
   );
   out(
-    `${report.verdict}: ${report.verdict === 'PASS' ? `every measured endpoint answers under ${BUDGET_MS} ms p95` : `${over.length} over budget, ${errors.length} answering an error`}`,
+    `${report.verdict}: ${
+      report.verdict === 'PASS'
+        ? `every measured endpoint answers within its budget (${BUDGET_MS} ms p95; ${Object.entries(BUDGETS_MS)
+            .map(([path, ms]) => `${path} ${ms} ms`)
+            .join(', ')})`
+        : `${over.length} over budget, ${errors.length} answering an error`
+    }`,
   );
 }
 

@@ -281,7 +281,10 @@ export async function evaluateIn(uow: UnitOfWork): Promise<EvaluationResult> {
       });
     }
   }
-  await uow.audit({ action: 'evaluate_alerts', entityType: 'alert_rule', details: { rules: rules.length, fired: fired.length } });
+  // A person's evaluation is audited; the scheduled and event-driven ones only when they fired something.
+  if (uow.actor.userId !== null || fired.length) {
+    await uow.audit({ action: 'evaluate_alerts', entityType: 'alert_rule', details: { rules: rules.length, fired: fired.length } });
+  }
   if (fired.length) await noticeLeads(uow, fired);
   return { rulesEvaluated: rules.length, fired: fired.length, alertIds: fired.map((alert) => alert.id) };
 }
