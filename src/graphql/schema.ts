@@ -31,5 +31,6 @@ import '../modules/alerts/resolvers.ts';
 import '../modules/analytics/resolvers.ts';
 import '../modules/sso/resolvers.ts';
 import '../modules/attack-paths/resolvers.ts';
+import '../modules/knowledge/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });
