@@ -13,20 +13,19 @@ export const searchText = z
   .transform((text) => text || null);
 
 /**
- * Full-text matching against a table's generated `search_vector` (title weighted A). Used as
- * `FROM <table> <alias> CROSS JOIN ${query} … WHERE ${matches} ORDER BY ${ranking}`: title matches come first,
- * then the rest by ts_rank, so a word in a title always outranks the same word in the body.
+ * Full-text matching against the generated `search_vector` of the table aliased `t`: title matches come first
+ * (their lexemes carry weight A), then the rest by ts_rank, so a word in a title always outranks the same word
+ * elsewhere.
  */
-export function fullText(alias: string, text: string) {
-  const vector = Prisma.raw(`${alias}.search_vector`);
-  return {
-    query: Prisma.sql`websearch_to_tsquery('english', ${text}) AS q`,
-    matches: Prisma.sql`${vector} @@ q`,
-    ranking: Prisma.sql`ts_filter(${vector}, '{a}') @@ q DESC, ts_rank(${vector}, q) DESC`,
-  };
-}
+const SEARCH = {
+  matches: Prisma.sql`t.search_vector @@ q`,
+  ranking: Prisma.sql`ts_filter(t.search_vector, '{a}') @@ q DESC, ts_rank(t.search_vector, q) DESC`,
+};
 
-/** One page of ids from `table` matching `text` and `filters`, best match first, with the number of matches. */
+/**
+ * One page of ids from `table` (aliased `t` in `filters` and `tieBreak`) matching `text` and the filters, best match
+ * first, with the number of matches.
+ */
 export async function rankedPage(
   db: Db,
   table: 'playbooks' | 'lessons_learned',
@@ -35,13 +34,12 @@ export async function rankedPage(
   tieBreak: Prisma.Sql,
   { offset, limit }: { offset: number; limit: number },
 ): Promise<{ ids: string[]; total: number }> {
-  const search = fullText('t', text);
-  const from = Prisma.sql`${Prisma.raw(table)} t CROSS JOIN ${search.query}`;
-  const where = Prisma.join([search.matches, ...filters], ' AND ');
+  const from = Prisma.sql`${Prisma.raw(table)} t CROSS JOIN websearch_to_tsquery('english', ${text}) AS q`;
+  const where = Prisma.join([SEARCH.matches, ...filters], ' AND ');
   const [rows, [{ total }]] = await Promise.all([
     db.$queryRaw<
       { id: string }[]
-    >`SELECT t.id FROM ${from} WHERE ${where} ORDER BY ${search.ranking}, ${tieBreak} OFFSET ${offset} LIMIT ${limit}`,
+    >`SELECT t.id FROM ${from} WHERE ${where} ORDER BY ${SEARCH.ranking}, ${tieBreak} OFFSET ${offset} LIMIT ${limit}`,
     db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
   ]);
   return { ids: rows.map((row) => row.id), total };
