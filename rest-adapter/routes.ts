@@ -28,6 +28,8 @@ import { alertRoutes } from '../src/modules/alerts/routes.ts';
 import { analyticsRoutes } from '../src/modules/analytics/routes.ts';
 import { ssoRoutes } from '../src/modules/sso/routes.ts';
 import { attackPathsRoutes } from '../src/modules/attack-paths/routes.ts';
+import { knowledgeRoutes } from '../src/modules/knowledge/routes.ts';
+import { worklogRoutes } from '../src/modules/worklogs/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -62,4 +64,6 @@ export const routes: readonly Route[] = [
   ...analyticsRoutes,
   ...ssoRoutes,
   ...attackPathsRoutes,
+  ...knowledgeRoutes,
+  ...worklogRoutes,
 ];

@@ -96,6 +96,20 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
     );
     expect(created.status).toBe(201);
 
+    // Full-text search runs on the embedded database too (generated tsvector column, GIN index, ranking).
+    const techniqueId = ((await created.json()) as { id: string }).id;
+    for (const title of ['Hunting PowerShell', 'Detection notes']) {
+      const content = 'Watch for powershell -EncodedCommand launched by office documents.';
+      expect(
+        (await post('/api/v1/knowledge/playbooks', { technique_id: techniqueId, type: 'hunting', title, content }, token)).status,
+      ).toBe(201);
+    }
+    const found = await fetch(`${base}/api/v1/knowledge/playbooks?search=powershell`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await found.json()) as { items: { title: string }[] }).items.map((item) => item.title)).toEqual([
+      'Hunting PowerShell',
+      'Detection notes',
+    ]);
+
     const read = await post('/graphql', { query: '{ technique(ttpId: "T1059") { name } me { username role } }' }, token);
     expect(await read.json()).toEqual({
       data: { technique: { name: 'Command and Scripting Interpreter' }, me: { username, role: 'admin' } },

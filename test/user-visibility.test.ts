@@ -140,6 +140,20 @@ beforeAll(async () => {
   await app.services.prisma.attackPathExecution.create({
     data: { pathId: path.id, pathName: path.name, createdById: creator.id, steps: { create: [{ ...step, recordedById: creator.id }] } },
   });
+  const playbook = await app.api('POST', '/knowledge/playbooks', {
+    token: creator.token,
+    body: { technique_id: techniqueId, type: 'detection', title: 'Visibility' },
+  });
+  // Edited by another user: the first version keeps the creator as its author.
+  const edit = { version: 1, content: 'edited' };
+  expect((await app.api('PATCH', `/knowledge/playbooks/${playbook.body.id}`, { token: admin.token, body: edit })).status).toBe(200);
+  const lesson = { technique_id: techniqueId, what_happened: 'Visibility', root_cause: 'Visibility' };
+  expect((await app.api('POST', '/knowledge/lessons', { token: creator.token, body: lesson })).status).toBe(201);
+  // Worklogs of the viewer and of another user: the viewer's list must show only the viewer.
+  for (const member of [members.viewer, creator]) {
+    const entry = { minutes: 5, date: new Date().toISOString().slice(0, 10), description: 'Visibility' };
+    expect((await app.api('POST', '/worklogs', { token: member.token, body: entry })).status).toBe(201);
+  }
 });
 
 describe('other users as a viewer sees them', () => {

@@ -7,6 +7,8 @@ const HAND_WRITTEN = [
   { pattern: /^\s*CREATE\s+POLICY\b/im, what: 'a row-level security policy' },
   { pattern: /^\s*DO\s+(\$\w*\$|')/im, what: 'an anonymous code block' },
   { pattern: /^\s*(INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b/im, what: 'a data change' },
+  // The schema declares such a column `@default(dbgenerated())`, which the diff neither creates nor compares.
+  { pattern: /\bGENERATED\s+ALWAYS\s+AS\s*\(/i, what: 'a generated column' },
 ] as const;
 
 export interface HandWrittenStatement {

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import { rankedPage } from '../modules/knowledge/search.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, diffMigrationsToSchema, migrationsDirectory } from './migrate.ts';
 
@@ -182,6 +185,27 @@ describe('migrations on PGlite served over the wire protocol', () => {
     expect(await outcome()).toEqual([{ is_result: true, detect_seconds: 3600 }]);
     await db.exec(`DELETE FROM tests; DELETE FROM techniques; DELETE FROM users`);
     expect(await outcome()).toEqual([]);
+  });
+
+  it('generate the full-text columns, and the ranked search runs on them as on PostgreSQL', async () => {
+    await db.exec(`
+      INSERT INTO techniques (id, ttp_id, name, updated_at) VALUES ('00000000-0000-4000-8000-000000000002', 'T1', 'T', now());
+      INSERT INTO playbooks (id, technique_id, type, title, content, tags, updated_at) VALUES
+        ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000002', 'detection', 'Notes',
+         'Kerberoasting requests tickets; kerberoasting again.', '{}', now()),
+        ('00000000-0000-4000-8000-000000000012', '00000000-0000-4000-8000-000000000002', 'hunting', 'Hunting kerberoasting', '', NULL, now()),
+        ('00000000-0000-4000-8000-000000000013', '00000000-0000-4000-8000-000000000002', 'response', 'Triage', '', '{Kerberoasting}', now())`);
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }) });
+    try {
+      const page = await rankedPage(prisma, 'playbooks', 'kerberoasted', [], Prisma.sql`t.id`, { offset: 0, limit: 10 });
+      expect(page).toEqual({
+        ids: ['00000000-0000-4000-8000-000000000012', '00000000-0000-4000-8000-000000000013', '00000000-0000-4000-8000-000000000011'],
+        total: 3,
+      });
+    } finally {
+      await prisma.$disconnect();
+    }
+    await db.exec(`DELETE FROM playbooks; DELETE FROM techniques`);
   });
 
   it('stop at a failing migration, which is recorded as failed rather than applied', async () => {

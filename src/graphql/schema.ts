@@ -31,5 +31,7 @@ import '../modules/alerts/resolvers.ts';
 import '../modules/analytics/resolvers.ts';
 import '../modules/sso/resolvers.ts';
 import '../modules/attack-paths/resolvers.ts';
+import '../modules/knowledge/resolvers.ts';
+import '../modules/worklogs/resolvers.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,4 +1,5 @@
 import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { TECHNIQUE_KNOWLEDGE_FIELDS } from '../knowledge/routes.ts';
 import { TECHNIQUE_TEST_PAGE } from '../test-runs/types.ts';
 import { techniqueRoles } from './permissions.ts';
 
@@ -39,9 +40,9 @@ export const techniqueRoutes: Route[] = [
     method: 'GET',
     path: '/techniques/:ttp_id',
     tag: 'Techniques',
-    summary: 'One technique',
+    summary: 'One technique with its tests, playbooks and lessons learned',
     roles: techniqueRoles.read,
-    document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} ${TECHNIQUE_TESTS} } }`,
+    document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} ${TECHNIQUE_TESTS} ${TECHNIQUE_KNOWLEDGE_FIELDS} } }`,
     variables: { ttpId: path('ttp_id') },
   },
   {

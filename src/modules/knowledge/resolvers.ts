@@ -1,0 +1,161 @@
+import { allow } from '../../graphql/access.ts';
+import { builder } from '../../graphql/builder.ts';
+import { pagedCost } from '../../graphql/cost.ts';
+import { actorOf } from '../../graphql/context.ts';
+import * as lessons from './lessons.ts';
+import { knowledgeRoles } from './permissions.ts';
+import * as playbooks from './playbooks.ts';
+import { knowledgeStats } from './stats.ts';
+import {
+  CreateLessonInput,
+  CreatePlaybookInput,
+  KnowledgeStatsType,
+  LessonFilterInput,
+  LessonPage,
+  PlaybookFilterInput,
+  PlaybookPage,
+  PlaybookVersionPage,
+  TECHNIQUE_KNOWLEDGE_PAGE,
+  UpdateLessonInput,
+  UpdatePlaybookInput,
+  pageQuery,
+} from './types.ts';
+
+const paging = (offset: number | null | undefined, limit: number | null | undefined) => ({
+  offset: offset ?? undefined,
+  limit: limit ?? undefined,
+});
+
+builder.queryFields((t) => ({
+  playbooks: t.field({
+    type: PlaybookPage,
+    description: `Playbooks matching the filter: by relevance with a search, else most recently changed first (offset default 0, limit default ${playbooks.PLAYBOOK_PAGE.defaultLimit}, max ${playbooks.PLAYBOOK_PAGE.maxLimit}).`,
+    complexity: pagedCost(playbooks.PLAYBOOK_PAGE),
+    authScopes: allow(knowledgeRoles.read),
+    args: {
+      filter: t.arg({ type: PlaybookFilterInput, required: false }),
+      offset: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_root, { filter, offset, limit }, context) => playbooks.listPlaybooks(context.services, filter, paging(offset, limit)),
+  }),
+  playbook: t.prismaField({
+    type: 'Playbook',
+    authScopes: allow(knowledgeRoles.read),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, { id }, context) => playbooks.getPlaybook(context.services, String(id), query),
+  }),
+  playbookVersions: t.field({
+    type: PlaybookVersionPage,
+    description: `The earlier versions of a playbook, newest first (limit default ${playbooks.PLAYBOOK_VERSION_PAGE.defaultLimit}, max ${playbooks.PLAYBOOK_VERSION_PAGE.maxLimit}).`,
+    complexity: pagedCost(playbooks.PLAYBOOK_VERSION_PAGE),
+    authScopes: allow(knowledgeRoles.read),
+    args: { id: t.arg({ type: 'UUID', required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_root, { id, offset, limit }, context) => playbooks.listPlaybookVersions(context.services, String(id), paging(offset, limit)),
+  }),
+  lessons: t.field({
+    type: LessonPage,
+    description: `Lessons learned matching the filter: by relevance with a search, else newest first (offset default 0, limit default ${lessons.LESSON_PAGE.defaultLimit}, max ${lessons.LESSON_PAGE.maxLimit}).`,
+    complexity: pagedCost(lessons.LESSON_PAGE),
+    authScopes: allow(knowledgeRoles.read),
+    args: {
+      filter: t.arg({ type: LessonFilterInput, required: false }),
+      offset: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_root, { filter, offset, limit }, context) => lessons.listLessons(context.services, filter, paging(offset, limit)),
+  }),
+  lesson: t.prismaField({
+    type: 'LessonLearned',
+    authScopes: allow(knowledgeRoles.read),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, { id }, context) => lessons.getLesson(context.services, String(id), query),
+  }),
+  knowledgeStats: t.field({
+    type: KnowledgeStatsType,
+    authScopes: allow(knowledgeRoles.read),
+    resolve: (_root, _args, context) => knowledgeStats(context.services),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPlaybook: t.prismaField({
+    type: 'Playbook',
+    description: 'Creates a playbook at version 1.',
+    authScopes: allow(knowledgeRoles.write),
+    args: { input: t.arg({ type: CreatePlaybookInput, required: true }) },
+    resolve: (query, _root, { input }, context) => playbooks.createPlaybook(context.services, actorOf(context), input, query),
+  }),
+  updatePlaybook: t.prismaField({
+    type: 'Playbook',
+    description: 'Changes a playbook made on its current version (else 409): the replaced state is kept as a version.',
+    authScopes: allow(knowledgeRoles.write),
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdatePlaybookInput, required: true }) },
+    resolve: (query, _root, { id, input }, context) =>
+      playbooks.updatePlaybook(context.services, actorOf(context), String(id), input, query),
+  }),
+  restorePlaybookVersion: t.prismaField({
+    type: 'Playbook',
+    description: "Makes an earlier version's content current again, as a new version.",
+    authScopes: allow(knowledgeRoles.write),
+    args: { id: t.arg({ type: 'UUID', required: true }), version: t.arg.int({ required: true }) },
+    resolve: (query, _root, { id, version }, context) =>
+      playbooks.restorePlaybookVersion(context.services, actorOf(context), String(id), version, query),
+  }),
+  deletePlaybook: t.prismaField({
+    type: 'Playbook',
+    description: 'Deletes a playbook and its versions; answers it as it was.',
+    authScopes: allow(knowledgeRoles.write),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, { id }, context) => playbooks.deletePlaybook(context.services, actorOf(context), String(id), query),
+  }),
+  createLesson: t.prismaField({
+    type: 'LessonLearned',
+    description: 'Records a lesson learned (whatHappened and rootCause required; a technique, or the test it comes from).',
+    authScopes: allow(knowledgeRoles.write),
+    args: { input: t.arg({ type: CreateLessonInput, required: true }) },
+    resolve: (query, _root, { input }, context) => lessons.createLesson(context.services, actorOf(context), input, query),
+  }),
+  updateLesson: t.prismaField({
+    type: 'LessonLearned',
+    authScopes: allow(knowledgeRoles.write),
+    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: UpdateLessonInput, required: true }) },
+    resolve: (query, _root, { id, input }, context) => lessons.updateLesson(context.services, actorOf(context), String(id), input, query),
+  }),
+  deleteLesson: t.prismaField({
+    type: 'LessonLearned',
+    description: 'Deletes a lesson learned; answers it as it was.',
+    authScopes: allow(knowledgeRoles.write),
+    args: { id: t.arg({ type: 'UUID', required: true }) },
+    resolve: (query, _root, { id }, context) => lessons.deleteLesson(context.services, actorOf(context), String(id), query),
+  }),
+}));
+
+builder.prismaObjectFields('Technique', (t) => ({
+  playbooks: t.relation('playbooks', {
+    description: 'Playbooks of the technique, by type then title, a page at a time.',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({
+        required: false,
+        defaultValue: TECHNIQUE_KNOWLEDGE_PAGE.defaultLimit,
+        description: `At most ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}.`,
+      }),
+    },
+    query: (args) => ({ orderBy: [{ type: 'asc' }, { title: 'asc' }, { id: 'asc' }], ...pageQuery(args, TECHNIQUE_KNOWLEDGE_PAGE) }),
+    complexity: pagedCost(TECHNIQUE_KNOWLEDGE_PAGE),
+  }),
+  lessons: t.relation('lessons', {
+    description: 'Lessons learned about the technique, newest first, a page at a time.',
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({
+        required: false,
+        defaultValue: TECHNIQUE_KNOWLEDGE_PAGE.defaultLimit,
+        description: `At most ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}.`,
+      }),
+    },
+    query: (args) => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...pageQuery(args, TECHNIQUE_KNOWLEDGE_PAGE) }),
+    complexity: pagedCost(TECHNIQUE_KNOWLEDGE_PAGE),
+  }),
+}));
