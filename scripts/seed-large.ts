@@ -632,7 +632,7 @@ function steps(s: Sizes, now: string, passwordHash: string): Step[] {
                (ARRAY['siem_rule', 'edr_policy', 'ids_signature', 'log_source', 'other'])[1 + n % 5]::"DetectionAssetKind",
                (ARRAY['windows', 'linux', 'macos', 'network', 'cloud'])[1 + (n / 5) % 5],
                CASE WHEN n % 10 = 0 THEN 'disabled' WHEN n % 25 = 0 THEN 'retired' ELSE 'active' END::"DetectionAssetStatus",
-               ${user.blueLead('random()')}, CASE WHEN n % 3 = 0 THEN pg_temp.uid('rule', 1 + n % ${s.rules}) END,
+               ${user.blueLead('random()')}, CASE WHEN n % 3 = 0 THEN pg_temp.uid('rule', n % ${s.rules}) END,
                ${YEAR_AGO}, ${YEAR_AGO}
         FROM generate_series(1, ${s.detectionAssets}) AS n;
         INSERT INTO detection_asset_techniques (asset_id, technique_id, linked_at)

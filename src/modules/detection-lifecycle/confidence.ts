@@ -37,11 +37,12 @@ export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promis
   return db.$queryRaw<ConfidenceRow[]>`
     WITH subjects AS (
       SELECT technique_id FROM detection_asset_techniques UNION SELECT technique_id FROM detection_validations
-    ), linked AS (
-      SELECT l.technique_id, a.id AS asset_id, a.status, lower(a.platform) AS platform
-        FROM detection_asset_techniques l JOIN detection_assets a ON a.id = l.asset_id
     ), assets AS (
-      SELECT technique_id, (count(*) FILTER (WHERE status = 'active'))::int AS active FROM linked GROUP BY technique_id
+      -- Per technique: its active assets, and every linked asset and platform a change may name.
+      SELECT l.technique_id, (count(*) FILTER (WHERE a.status = 'active'))::int AS active,
+             array_agg(a.id) AS asset_ids, array_agg(DISTINCT a.platform) FILTER (WHERE a.platform IS NOT NULL) AS platforms
+        FROM detection_asset_techniques l JOIN detection_assets a ON a.id = l.asset_id
+       GROUP BY l.technique_id
     ), validations AS (
       SELECT technique_id,
              (count(*) FILTER (WHERE invalidated_at IS NULL AND valid_until > now()))::int AS fresh,
@@ -50,26 +51,26 @@ export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promis
                         FILTER (WHERE invalidated_at IS NULL AND valid_until > now()), 0)::float8 AS term,
              max(validated_at) AS last_validated_at
         FROM detection_validations GROUP BY technique_id
-    ), scored AS (
-      SELECT s.technique_id, t.ttp_id, t.name,
-             coalesce(a.active, 0) AS active_assets,
-             (least(coalesce(a.active, 0), ${ASSETS_FOR_FULL_TERM})::float8 / ${ASSETS_FOR_FULL_TERM}) AS asset_term,
-             coalesce(v.fresh, 0) AS fresh_validations,
-             coalesce(v.term, 0) AS validation_term,
-             v.last_validated_at,
-             CASE WHEN v.last_validated_at IS NULL THEN 0 ELSE (
-               SELECT count(*)::int FROM infrastructure_changes c
-                WHERE c.changed_at > v.last_validated_at
-                  AND (s.technique_id = ANY(c.technique_ids)
-                       OR EXISTS (SELECT 1 FROM linked l WHERE l.technique_id = s.technique_id
-                                   AND (l.asset_id = ANY(c.asset_ids)
-                                        OR l.platform = ANY(ARRAY(SELECT lower(p) FROM unnest(c.platforms) p)))))
-             ) END AS changes
+    ), base AS (
+      SELECT s.technique_id, coalesce(a.active, 0) AS active_assets, a.asset_ids, a.platforms,
+             coalesce(v.fresh, 0) AS fresh_validations, coalesce(v.term, 0) AS validation_term, v.last_validated_at
         FROM subjects s
-        JOIN techniques t ON t.id = s.technique_id
         LEFT JOIN assets a ON a.technique_id = s.technique_id
         LEFT JOIN validations v ON v.technique_id = s.technique_id
         ${only}
+    ), changes AS (
+      -- Changes since the latest validation touching the technique: named directly, through a linked asset, or a
+      -- linked asset's platform (platforms are stored lower-case).
+      SELECT b.technique_id, count(*)::int AS n
+        FROM base b JOIN infrastructure_changes c
+          ON c.changed_at > b.last_validated_at
+         AND (b.technique_id = ANY(c.technique_ids) OR c.asset_ids && b.asset_ids OR c.platforms && b.platforms)
+       GROUP BY b.technique_id
+    ), scored AS (
+      SELECT b.*, t.ttp_id, t.name,
+             (least(b.active_assets, ${ASSETS_FOR_FULL_TERM})::float8 / ${ASSETS_FOR_FULL_TERM}) AS asset_term,
+             coalesce(ch.n, 0) AS changes
+        FROM base b JOIN techniques t ON t.id = b.technique_id LEFT JOIN changes ch ON ch.technique_id = b.technique_id
     )
     SELECT technique_id AS "techniqueId", ttp_id AS "ttpId", name,
            active_assets AS "activeAssets", round(asset_term::numeric, 4)::float8 AS "assetTerm",

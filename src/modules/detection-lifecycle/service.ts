@@ -377,9 +377,6 @@ export async function recordChange(services: Services, principal: Principal, inp
   });
 }
 
-/** How many validations a change invalidated (a field of the change). */
-export const invalidatedCount = (db: Db, changeId: string) => db.detectionValidation.count({ where: { invalidatedById: changeId } });
-
 // Dashboard
 
 export interface LifecycleDashboard {

@@ -3,7 +3,7 @@ import { cappedListCost } from '../../graphql/cost.ts';
 import { DetectionAssetKind, DetectionAssetStatus } from '../../generated/prisma/enums.ts';
 import { UserSummaryType } from '../users/types.ts';
 import type { ConfidenceRow } from './confidence.ts';
-import { invalidatedCount, type LifecycleDashboard } from './service.ts';
+import type { LifecycleDashboard } from './service.ts';
 
 /** Most techniques one asset lists. */
 export const ASSET_TECHNIQUES_MAX = 200;
@@ -83,10 +83,7 @@ export const InfrastructureChangeType = builder.prismaObject('InfrastructureChan
     platforms: t.exposeStringList('platforms'),
     assetIds: t.exposeIDList('assetIds'),
     techniqueIds: t.exposeIDList('techniqueIds'),
-    invalidatedValidations: t.int({
-      description: 'How many validations it invalidated.',
-      resolve: (change, _args, context) => invalidatedCount(context.services.prisma, change.id),
-    }),
+    invalidatedValidations: t.relationCount('invalidated', { description: 'How many validations it invalidated.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -5,13 +5,13 @@ import type { Services } from '../../services.ts';
 import { FRESH_DAYS } from '../scores/formula.ts';
 import { notifyUsers } from '../notifications/service.ts';
 
-/** Whether infrastructure change `c` touches the technique `technique` (an SQL expression; aliases inside are unique): directly, through a linked asset, or a linked asset's platform. */
+/** Whether infrastructure change `c` touches (platforms are stored lower-case) the technique `technique` (an SQL expression; aliases inside are unique): directly, through a linked asset, or a linked asset's platform. */
 export const changeTouches = (technique: Prisma.Sql) => Prisma.sql`(
   ${technique} = ANY(c.technique_ids)
   OR EXISTS (SELECT 1 FROM detection_asset_techniques touched_link JOIN detection_assets touched_asset ON touched_asset.id = touched_link.asset_id
               WHERE touched_link.technique_id = ${technique}
                 AND (touched_asset.id = ANY(c.asset_ids)
-                     OR lower(touched_asset.platform) = ANY(ARRAY(SELECT lower(p) FROM unnest(c.platforms) p)))))`;
+                     OR touched_asset.platform = ANY(c.platforms))))`;
 
 /**
  * Why each technique needs re-testing now, one row per technique and reason:
