@@ -30,12 +30,13 @@ if (admin?.generatedPassword) {
 const app = await createApp(services);
 app.server.listen(config.PORT, config.HOST);
 await once(app.server, 'listening');
+// Before the jobs start and the address is announced: until a listener exists, SIGTERM ends the process unclosed.
+onShutdown(log, async () => {
+  await app.close();
+  await services.close();
+});
 if (config.RUN_WORKERS !== 'off') await services.jobs.start();
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
 log.info({ port, database: services.db.engine, jobs: services.jobs.kind }, `Violet listening on http://localhost:${port}`);
 
-onShutdown(log, async () => {
-  await app.close();
-  await services.close();
-});

@@ -12,6 +12,7 @@ if (!config.REDIS_URL) {
   process.exit(1);
 }
 const services = await createServices(config, log, 'worker', wiring);
+// Before anything announces the worker: until a listener exists, SIGTERM ends the process without closing it.
+onShutdown(log, () => services.close());
 await services.jobs.start();
 log.info('worker started');
-onShutdown(log, () => services.close());
