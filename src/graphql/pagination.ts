@@ -35,3 +35,9 @@ export function sliceOfPage<T>(
   });
   return list.slice(offset, offset + limit);
 }
+
+/** A field's optional `offset` and `limit` arguments as a service's paging input (null means "the default"). */
+export const pagingOf = (args: { offset?: number | null; limit?: number | null }) => ({
+  offset: args.offset ?? undefined,
+  limit: args.limit ?? undefined,
+});

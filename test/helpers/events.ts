@@ -22,3 +22,14 @@ export async function eventsSettled(app: TestApp): Promise<void> {
     if (pending) throw new Error(`${pending} event consumer jobs still pending`);
   });
 }
+
+/** Polls `probe` until it gives a value other than undefined (or `timeoutMs` passes, then throws). */
+export async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing came within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -1,5 +1,6 @@
 import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
@@ -16,11 +17,6 @@ import {
 
 /** The spec's Who columns for /alerts. */
 export const alertRoles = { read: Roles.any, manage: Roles.leads, deleteRule: Roles.admin } as const;
-
-const paging = (args: { offset?: number | null; limit?: number | null }) => ({
-  offset: args.offset ?? undefined,
-  limit: args.limit ?? undefined,
-});
 
 builder.queryFields((t) => ({
   alerts: t.prismaField({
@@ -40,7 +36,7 @@ builder.queryFields((t) => ({
       alerts.listInstances(
         context.services,
         { status: args.status, severity: args.severity, ruleType: args.ruleType, ruleId: args.ruleId },
-        paging(args),
+        pagingOf(args),
         query,
       ),
   }),
@@ -61,7 +57,7 @@ builder.queryFields((t) => ({
     complexity: pagedCost(alerts.ALERT_PAGE),
     authScopes: allow(alertRoles.read),
     args: { offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) => alerts.listRules(context.services, paging(args), query),
+    resolve: (query, _root, args, context) => alerts.listRules(context.services, pagingOf(args), query),
   }),
   alertRule: t.prismaField({
     type: 'AlertRule',

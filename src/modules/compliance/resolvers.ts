@@ -1,4 +1,5 @@
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { complianceRoles } from './permissions.ts';
@@ -8,7 +9,6 @@ import { ComplianceControlFilterInput, ComplianceControlPage, ComplianceFramewor
 /** Compliance frameworks the catalog maps (two today). */
 const FRAMEWORK_MAX = 20;
 
-const paging = (offset?: number | null, limit?: number | null) => ({ offset: offset ?? undefined, limit: limit ?? undefined });
 const pageDescription = `offset default 0, limit default ${compliance.CONTROL_PAGE.defaultLimit}, max ${compliance.CONTROL_PAGE.maxLimit}`;
 
 builder.queryFields((t) => ({
@@ -38,7 +38,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false }),
     },
     resolve: (_root, { frameworkId, filter, offset, limit }, context) =>
-      compliance.listControls(context.services, String(frameworkId), filter, paging(offset, limit)),
+      compliance.listControls(context.services, String(frameworkId), filter, pagingOf({ offset, limit })),
   }),
   complianceGaps: t.field({
     complexity: pagedCost(compliance.CONTROL_PAGE),
@@ -47,7 +47,7 @@ builder.queryFields((t) => ({
     authScopes: allow(complianceRoles.read),
     args: { frameworkId: t.arg.id({ required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
     resolve: (_root, { frameworkId, offset, limit }, context) =>
-      compliance.listGaps(context.services, String(frameworkId), paging(offset, limit)),
+      compliance.listGaps(context.services, String(frameworkId), pagingOf({ offset, limit })),
   }),
   complianceSummary: t.field({
     type: ComplianceSummaryType,

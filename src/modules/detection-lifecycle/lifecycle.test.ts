@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { until } from '../../../test/helpers/events.ts';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/smtp.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
@@ -24,16 +25,6 @@ beforeAll(async () => {
   t = await team(app);
   await app.services.prisma.user.update({ where: { id: t.blue_lead.id }, data: { email: 'blue.lead@example.test' } });
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const confidenceOf = async (ttpId: string) =>
   (await app.api('GET', `/detection-lifecycle/dashboard?technique=${ttpId}`, { token: t.viewer.token })).body.techniques[0];

@@ -1,5 +1,6 @@
 import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
@@ -16,11 +17,6 @@ import {
 
 /** The spec: reads for every role, changes for blue leads and admins. */
 export const lifecycleRoles = { read: Roles.any, write: Roles.blueLead } as const;
-
-const paging = (args: { offset?: number | null; limit?: number | null }) => ({
-  offset: args.offset ?? undefined,
-  limit: args.limit ?? undefined,
-});
 
 builder.queryFields((t) => ({
   detectionAssets: t.prismaField({
@@ -40,7 +36,7 @@ builder.queryFields((t) => ({
       lifecycle.listAssets(
         context.services,
         { status: args.status, kind: args.kind, platform: args.platform, technique: args.technique },
-        paging(args),
+        pagingOf(args),
         query,
       ),
   }),
@@ -66,7 +62,7 @@ builder.queryFields((t) => ({
       lifecycle.listValidations(
         context.services,
         { technique: args.technique, assetId: args.assetId, status: args.status },
-        paging(args),
+        pagingOf(args),
         query,
       ),
   }),
@@ -77,7 +73,7 @@ builder.queryFields((t) => ({
     authScopes: allow(lifecycleRoles.read),
     args: { since: t.arg({ type: 'DateTime' }), platform: t.arg.string(), offset: t.arg.int(), limit: t.arg.int() },
     resolve: (query, _root, args, context) =>
-      lifecycle.listChanges(context.services, { since: args.since, platform: args.platform }, paging(args), query),
+      lifecycle.listChanges(context.services, { since: args.since, platform: args.platform }, pagingOf(args), query),
   }),
   detectionLifecycleDashboard: t.field({
     type: LifecycleDashboardType,
@@ -85,7 +81,7 @@ builder.queryFields((t) => ({
     complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
     authScopes: allow(lifecycleRoles.read),
     args: { technique: t.arg.string(), offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (_root, args, context) => lifecycle.dashboard(context.services, { technique: args.technique }, paging(args)),
+    resolve: (_root, args, context) => lifecycle.dashboard(context.services, { technique: args.technique }, pagingOf(args)),
   }),
 }));
 

@@ -1,4 +1,5 @@
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
@@ -21,11 +22,6 @@ import {
   pageQuery,
 } from './types.ts';
 
-const paging = (offset: number | null | undefined, limit: number | null | undefined) => ({
-  offset: offset ?? undefined,
-  limit: limit ?? undefined,
-});
-
 builder.queryFields((t) => ({
   playbooks: t.field({
     type: PlaybookPage,
@@ -37,7 +33,7 @@ builder.queryFields((t) => ({
       offset: t.arg.int({ required: false }),
       limit: t.arg.int({ required: false }),
     },
-    resolve: (_root, { filter, offset, limit }, context) => playbooks.listPlaybooks(context.services, filter, paging(offset, limit)),
+    resolve: (_root, { filter, offset, limit }, context) => playbooks.listPlaybooks(context.services, filter, pagingOf({ offset, limit })),
   }),
   playbook: t.prismaField({
     type: 'Playbook',
@@ -51,7 +47,8 @@ builder.queryFields((t) => ({
     complexity: pagedCost(playbooks.PLAYBOOK_VERSION_PAGE),
     authScopes: allow(knowledgeRoles.read),
     args: { id: t.arg({ type: 'UUID', required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
-    resolve: (_root, { id, offset, limit }, context) => playbooks.listPlaybookVersions(context.services, String(id), paging(offset, limit)),
+    resolve: (_root, { id, offset, limit }, context) =>
+      playbooks.listPlaybookVersions(context.services, String(id), pagingOf({ offset, limit })),
   }),
   lessons: t.field({
     type: LessonPage,
@@ -63,7 +60,7 @@ builder.queryFields((t) => ({
       offset: t.arg.int({ required: false }),
       limit: t.arg.int({ required: false }),
     },
-    resolve: (_root, { filter, offset, limit }, context) => lessons.listLessons(context.services, filter, paging(offset, limit)),
+    resolve: (_root, { filter, offset, limit }, context) => lessons.listLessons(context.services, filter, pagingOf({ offset, limit })),
   }),
   lesson: t.prismaField({
     type: 'LessonLearned',

@@ -1,5 +1,6 @@
 import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
@@ -23,11 +24,6 @@ export const ownershipRoles = {
   queue: Roles.blueLead,
 } as const;
 
-const paging = (args: { offset?: number | null; limit?: number | null }) => ({
-  offset: args.offset ?? undefined,
-  limit: args.limit ?? undefined,
-});
-
 builder.queryFields((t) => ({
   ownershipAssignments: t.prismaField({
     type: ['OwnershipAssignment'],
@@ -45,7 +41,7 @@ builder.queryFields((t) => ({
       ownership.listAssignments(
         context.services,
         { technique: args.technique, ownerId: args.ownerId, responsibility: args.responsibility },
-        paging(args),
+        pagingOf(args),
         query,
       ),
   }),
@@ -56,7 +52,7 @@ builder.queryFields((t) => ({
     authScopes: allow(ownershipRoles.read),
     args: { kind: t.arg.string(), criticality: t.arg({ type: CriticalityEnum }), offset: t.arg.int(), limit: t.arg.int() },
     resolve: (query, _root, args, context) =>
-      ownership.listOwnedAssets(context.services, { kind: args.kind, criticality: args.criticality }, paging(args), query),
+      ownership.listOwnedAssets(context.services, { kind: args.kind, criticality: args.criticality }, pagingOf(args), query),
   }),
   revalidationQueue: t.prismaField({
     type: ['RevalidationEntry'],
@@ -64,7 +60,7 @@ builder.queryFields((t) => ({
     complexity: pagedCost(ownership.OWNERSHIP_PAGE),
     authScopes: allow(ownershipRoles.queue),
     args: { reason: t.arg({ type: RevalidationReasonEnum }), offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) => ownership.listQueue(context.services, { reason: args.reason }, paging(args), query),
+    resolve: (query, _root, args, context) => ownership.listQueue(context.services, { reason: args.reason }, pagingOf(args), query),
   }),
 }));
 

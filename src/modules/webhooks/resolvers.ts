@@ -1,15 +1,11 @@
 import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
+import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import * as webhooks from './service.ts';
 import { CreateWebhookInput, UpdateWebhookInput, WebhookTestResult } from './types.ts';
-
-const paging = (args: { offset?: number | null; limit?: number | null }) => ({
-  offset: args.offset ?? undefined,
-  limit: args.limit ?? undefined,
-});
 
 builder.queryFields((t) => ({
   webhooks: t.prismaField({
@@ -18,7 +14,7 @@ builder.queryFields((t) => ({
     complexity: pagedCost(webhooks.WEBHOOK_PAGE),
     authScopes: allow(Roles.admin),
     args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
-    resolve: (query, _root, args, context) => webhooks.listWebhooks(context.services, paging(args), query),
+    resolve: (query, _root, args, context) => webhooks.listWebhooks(context.services, pagingOf(args), query),
   }),
   webhook: t.prismaField({
     type: 'Webhook',
@@ -36,7 +32,7 @@ builder.queryFields((t) => ({
       offset: t.arg.int({ required: false }),
       limit: t.arg.int({ required: false }),
     },
-    resolve: (query, _root, args, context) => webhooks.listDeliveries(context.services, String(args.webhookId), paging(args), query),
+    resolve: (query, _root, args, context) => webhooks.listDeliveries(context.services, String(args.webhookId), pagingOf(args), query),
   }),
 }));
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { until } from '../../../test/helpers/events.ts';
 import { webhookSecrets } from './signing.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
@@ -45,17 +46,6 @@ const messagesAt = (path: string) =>
       'webhook-signature': request.headers['webhook-signature'] as string,
     }) as { type: string; timestamp: string; data: Record<string, any> },
   }));
-
-/** Polls until `probe` gives a value (10 s at most). */
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const deliveries = async (webhookId: string) => (await app.api('GET', `/webhooks/${webhookId}/deliveries`, { token: t.admin.token })).body;
 
