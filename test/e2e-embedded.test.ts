@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { startWebhookReceiver } from './helpers/webhook-receiver.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** Generous: the suite runs test files in parallel on two cores, and a loaded machine starts slowly. */
@@ -21,7 +23,14 @@ async function freePort(): Promise<number> {
 
 /** The environment of a first start on a laptop: no database server, no Redis, no configured secrets. */
 function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'JWT_SECRET']) delete env[name];
   return env;
 }
@@ -114,6 +123,25 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
     expect(await read.json()).toEqual({
       data: { technique: { name: 'Command and Scripting Interpreter' }, me: { username, role: 'admin' } },
     });
+
+    // Webhooks are delivered by the in-process job runner, signed as with Redis.
+    const receiver = await startWebhookReceiver();
+    try {
+      const secret = 'an embedded webhook secret';
+      const hook = await post('/api/v1/webhooks', { url: `${receiver.url}/embedded`, events: ['webhook.test'], secret }, token);
+      expect(hook.status).toBe(201);
+      const { id } = (await hook.json()) as { id: string };
+      expect((await post(`/api/v1/webhooks/${id}/test`, {}, token)).status).toBe(202);
+      const delivered = await waitFor('the webhook delivery', Date.now() + 15_000, async () => receiver.at('/embedded')[0]);
+      const message = new Webhook(Buffer.from(secret), { format: 'raw' }).verify(delivered.body, {
+        'webhook-id': String(delivered.headers['webhook-id']),
+        'webhook-timestamp': String(delivered.headers['webhook-timestamp']),
+        'webhook-signature': String(delivered.headers['webhook-signature']),
+      });
+      expect(message).toMatchObject({ type: 'webhook.test', data: { webhook_id: id } });
+    } finally {
+      await receiver.close();
+    }
 
     child.kill('SIGTERM');
     const [code, signal] = await exited;
