@@ -33,6 +33,17 @@ describe('in-process job runner (embedded mode)', () => {
     await runner.close();
   });
 
+  it('adds nothing for a job id that is still waiting or running, as BullMQ does', async () => {
+    const { runner, runs } = runnerOf([]);
+    await runner.enqueue('flaky', {}, { jobId: 'once', delayMs: 50 });
+    await runner.enqueue('flaky', {}, { jobId: 'once', delayMs: 50 });
+    await expect.poll(() => runner.pending(QueueName.email)).toBe(0);
+    expect(runs).toHaveLength(1);
+    await runner.enqueue('flaky', {}, { jobId: 'once' });
+    await expect.poll(() => runs.length).toBe(2);
+    await runner.close();
+  });
+
   it('does not retry an unrecoverable failure', async () => {
     const { runner, runs } = runnerOf([new UnrecoverableError('550 No such user')]);
     await runner.enqueue('flaky');

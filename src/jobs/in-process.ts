@@ -34,6 +34,8 @@ export class InProcessJobRunner implements JobRunner {
   private readonly running = new Map<Promise<void>, QueueName>();
   private started = false;
   private closed = false;
+  /** Ids of the jobs enqueued with an id and not finished: enqueueing one of them again adds nothing (as BullMQ). */
+  private readonly pendingIds = new Set<string>();
   /** Ends the waits (delays, retry backoff) of jobs under way when the runner closes. */
   private readonly closing = new AbortController();
 
@@ -109,10 +111,16 @@ export class InProcessJobRunner implements JobRunner {
   async enqueue(name: string, data: Record<string, unknown> = {}, options: { delayMs?: number; jobId?: string } = {}) {
     const definition = this.definitionOf(name);
     const id = options.jobId ?? randomUUID();
+    if (this.pendingIds.has(id)) return id;
+    this.pendingIds.add(id);
     this.track(
       (async () => {
-        if (options.delayMs && !(await this.wait(options.delayMs))) return;
-        await this.execute(definition, data);
+        try {
+          if (options.delayMs && !(await this.wait(options.delayMs))) return;
+          await this.execute(definition, data);
+        } finally {
+          this.pendingIds.delete(id);
+        }
       })(),
       definition.queue,
     );

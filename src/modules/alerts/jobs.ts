@@ -3,7 +3,7 @@ import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
 import { QueueName, type JobDefinition } from '../../jobs/types.ts';
 import { generateQueue } from '../ownership/revalidation.ts';
 import { recordTestValidations } from '../detection-lifecycle/service.ts';
-import { evaluateIn, evaluateRules } from './service.ts';
+import { evaluateRules } from './service.ts';
 
 /** A validated test with a detection leaves a validation per active asset linked to its technique. */
 export const testValidationRecords = defineConsumer({
@@ -14,18 +14,32 @@ export const testValidationRecords = defineConsumer({
   },
 });
 
-/** Coverage or detection confidence moved: the alert rules are evaluated again (in the consumer's transaction). */
+const EVALUATE_ALERTS_JOB = 'evaluate-alerts';
+
+/** Events within one window of this length share one evaluation, run at the window's end. */
+export const ALERT_EVALUATION_WINDOW_MS = 5_000;
+
+/**
+ * Coverage or detection confidence moved: the alert rules are evaluated again, once per window however many
+ * events came (a burst of validations makes one evaluation, not one each waiting on the others' lock).
+ */
 export const alertEvaluation = defineConsumer({
   name: 'alert-evaluation',
   events: ['coverage.changed', 'detection.changed'],
-  async handle(_event, uow) {
-    await evaluateIn(uow);
+  async handle(_event, _uow, services) {
+    const now = Date.now();
+    const window = Math.floor(now / ALERT_EVALUATION_WINDOW_MS);
+    await services.jobs.enqueue(
+      EVALUATE_ALERTS_JOB,
+      {},
+      { jobId: `${EVALUATE_ALERTS_JOB}-${window}`, delayMs: (window + 1) * ALERT_EVALUATION_WINDOW_MS - now },
+    );
   },
 });
 
 export const detectionOperationsJobs: JobDefinition[] = [
   {
-    name: 'evaluate-alerts',
+    name: EVALUATE_ALERTS_JOB,
     queue: QueueName.maintenance,
     description: 'Evaluate every enabled alert rule (expiries happen with time, not with events)',
     repeat: { every: 15 * 60_000 },

@@ -234,8 +234,8 @@ export function evaluateRules(services: Services, actor: Actor): Promise<Evaluat
   return inTransaction(services, actor, (uow) => evaluateIn(uow), { timeout: 60_000 });
 }
 
-/** The evaluation inside the caller's transaction (the event consumer's, so the event and its alerts commit together). */
-export async function evaluateIn(uow: UnitOfWork): Promise<EvaluationResult> {
+/** The evaluation inside the caller's transaction. */
+async function evaluateIn(uow: UnitOfWork): Promise<EvaluationResult> {
   await uow.tx.$executeRaw`SELECT pg_advisory_xact_lock(${EVALUATION_LOCK})`;
   const rules = await uow.tx.alertRule.findMany({ where: { enabled: true }, orderBy: { createdAt: 'asc' } });
   const fired: { id: string; title: string; severity: Severity }[] = [];
