@@ -26,7 +26,8 @@ export const ALERT_EVALUATION_WINDOW_MS = 5_000;
 export const alertEvaluation = defineConsumer({
   name: 'alert-evaluation',
   events: ['coverage.changed', 'detection.changed'],
-  async handle(_event, _uow, services) {
+  async handle(_event, uow, services) {
+    if (!(await uow.tx.alertRule.findFirst({ where: { enabled: true }, select: { id: true } }))) return;
     const now = Date.now();
     const window = Math.floor(now / ALERT_EVALUATION_WINDOW_MS);
     await services.jobs.enqueue(
