@@ -31,18 +31,30 @@ export interface ConfidenceRow {
   confidence: number;
 }
 
+/**
+ * Per technique with a linked asset: how many are active, and every linked asset id and platform an
+ * infrastructure change may name (columns technique_id, active, asset_ids, platforms).
+ */
+export const TECHNIQUE_LINKS = Prisma.sql`
+  SELECT l.technique_id, (count(*) FILTER (WHERE a.status = 'active'))::int AS active,
+         array_agg(a.id) AS asset_ids, array_agg(DISTINCT a.platform) FILTER (WHERE a.platform IS NOT NULL) AS platforms
+    FROM detection_asset_techniques l JOIN detection_assets a ON a.id = l.asset_id
+   GROUP BY l.technique_id`;
+
+/**
+ * Whether infrastructure change `c` touches a technique: it names the technique, one of its linked assets, or the
+ * platform of one (platforms are stored lower-case). `links` is the technique's TECHNIQUE_LINKS row (or null).
+ */
+export const changeTouches = (technique: Prisma.Sql, links: Prisma.Sql) =>
+  Prisma.sql`(${technique} = ANY(c.technique_ids) OR c.asset_ids && ${links}.asset_ids OR c.platforms && ${links}.platforms)`;
+
 /** The rows of the techniques that have a linked asset or a validation (all of them, or those in `techniqueIds`). */
 export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promise<ConfidenceRow[]> {
   const only = techniqueIds ? Prisma.sql`WHERE s.technique_id = ANY(${[...techniqueIds]}::uuid[])` : Prisma.empty;
   return db.$queryRaw<ConfidenceRow[]>`
     WITH subjects AS (
       SELECT technique_id FROM detection_asset_techniques UNION SELECT technique_id FROM detection_validations
-    ), assets AS (
-      -- Per technique: its active assets, and every linked asset and platform a change may name.
-      SELECT l.technique_id, (count(*) FILTER (WHERE a.status = 'active'))::int AS active,
-             array_agg(a.id) AS asset_ids, array_agg(DISTINCT a.platform) FILTER (WHERE a.platform IS NOT NULL) AS platforms
-        FROM detection_asset_techniques l JOIN detection_assets a ON a.id = l.asset_id
-       GROUP BY l.technique_id
+    ), assets AS (${TECHNIQUE_LINKS}
     ), validations AS (
       SELECT technique_id,
              (count(*) FILTER (WHERE invalidated_at IS NULL AND valid_until > now()))::int AS fresh,
@@ -59,12 +71,10 @@ export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promis
         LEFT JOIN validations v ON v.technique_id = s.technique_id
         ${only}
     ), changes AS (
-      -- Changes since the latest validation touching the technique: named directly, through a linked asset, or a
-      -- linked asset's platform (platforms are stored lower-case).
+      -- Changes touching the technique since its latest validation.
       SELECT b.technique_id, count(*)::int AS n
         FROM base b JOIN infrastructure_changes c
-          ON c.changed_at > b.last_validated_at
-         AND (b.technique_id = ANY(c.technique_ids) OR c.asset_ids && b.asset_ids OR c.platforms && b.platforms)
+          ON c.changed_at > b.last_validated_at AND ${changeTouches(Prisma.sql`b.technique_id`, Prisma.sql`b`)}
        GROUP BY b.technique_id
     ), scored AS (
       SELECT b.*, t.ttp_id, t.name,

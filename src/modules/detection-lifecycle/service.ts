@@ -12,7 +12,6 @@ import { confidenceRows, type ConfidenceRow } from './confidence.ts';
 
 export const LIFECYCLE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(LIFECYCLE_PAGE.defaultLimit, LIFECYCLE_PAGE.maxLimit);
-const DAY_MS = 86_400_000;
 
 type AssetQuery = { select?: Prisma.DetectionAssetSelect };
 type ValidationQuery = { select?: Prisma.DetectionValidationSelect };
@@ -371,7 +370,7 @@ export async function recordChange(services: Services, principal: Principal, inp
       entityId: change.id,
       details: { title: data.title, platforms: data.platforms, asset_ids: data.assetIds, invalidated: touched.length },
     });
-    await regenerateQueue(uow, services);
+    await regenerateQueue(uow);
     uow.emit('detection.changed', { techniqueIds: affected, reason: 'infrastructure_change' });
     return uow.tx.infrastructureChange.findUniqueOrThrow({ ...query, where: { id: change.id } });
   });
@@ -406,5 +405,3 @@ export async function dashboard(services: Services, filter: unknown, paging: unk
     computedAt: new Date().toISOString(),
   };
 }
-
-export const DAY = DAY_MS;

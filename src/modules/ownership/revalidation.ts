@@ -4,14 +4,7 @@ import type { Principal } from '../../auth/access.ts';
 import type { Services } from '../../services.ts';
 import { FRESH_DAYS } from '../scores/formula.ts';
 import { notifyUsers } from '../notifications/service.ts';
-
-/** Whether infrastructure change `c` touches (platforms are stored lower-case) the technique `technique` (an SQL expression; aliases inside are unique): directly, through a linked asset, or a linked asset's platform. */
-export const changeTouches = (technique: Prisma.Sql) => Prisma.sql`(
-  ${technique} = ANY(c.technique_ids)
-  OR EXISTS (SELECT 1 FROM detection_asset_techniques touched_link JOIN detection_assets touched_asset ON touched_asset.id = touched_link.asset_id
-              WHERE touched_link.technique_id = ${technique}
-                AND (touched_asset.id = ANY(c.asset_ids)
-                     OR touched_asset.platform = ANY(c.platforms))))`;
+import { changeTouches, TECHNIQUE_LINKS } from '../detection-lifecycle/confidence.ts';
 
 /**
  * Why each technique needs re-testing now, one row per technique and reason:
@@ -24,6 +17,7 @@ const CANDIDATES = Prisma.sql`
   WITH latest AS (
     SELECT DISTINCT ON (technique_id) technique_id, validated_at, valid_until, invalidated_at, invalidated_reason
       FROM detection_validations ORDER BY technique_id, validated_at DESC, created_at DESC
+  ), links AS (${TECHNIQUE_LINKS}
   ), fresh AS (
     SELECT DISTINCT technique_id FROM detection_validations WHERE invalidated_at IS NULL AND valid_until > now()
   ), candidates AS (
@@ -39,8 +33,9 @@ const CANDIDATES = Prisma.sql`
     UNION ALL
     SELECT l.technique_id, 'infrastructure_change', 'Infrastructure change since the latest validation: ' || ch.title, ch.changed_at
       FROM latest l
+      LEFT JOIN links k ON k.technique_id = l.technique_id
       JOIN LATERAL (SELECT c.title, c.changed_at FROM infrastructure_changes c
-                     WHERE c.changed_at > l.validated_at AND ${changeTouches(Prisma.sql`l.technique_id`)}
+                     WHERE c.changed_at > l.validated_at AND ${changeTouches(Prisma.sql`l.technique_id`, Prisma.sql`k`)}
                      ORDER BY c.changed_at DESC LIMIT 1) ch ON true
     UNION ALL
     SELECT t.id, 'coverage_stale',
@@ -63,7 +58,7 @@ export interface QueueChange {
  * others are inserted or refreshed (risk score from the technique's risk profile). Owners of techniques that
  * gain an entry are notified. Returns what was inserted or refreshed, and how many entries were removed.
  */
-export async function regenerateQueue(uow: UnitOfWork, _services: Services): Promise<{ entries: QueueChange[]; removed: number }> {
+export async function regenerateQueue(uow: UnitOfWork): Promise<{ entries: QueueChange[]; removed: number }> {
   const [{ removed }] = await uow.tx.$queryRaw<{ removed: number }[]>`
     ${CANDIDATES}, removed AS (
       DELETE FROM revalidation_entries e
@@ -108,7 +103,7 @@ export function generateQueue(services: Services, actor: Principal | typeof SYST
     services,
     actor,
     async (uow) => {
-      const { entries, removed } = await regenerateQueue(uow, services);
+      const { entries, removed } = await regenerateQueue(uow);
       const added = entries.filter((entry) => entry.inserted).length;
       await uow.audit({
         action: 'generate_revalidation_queue',
