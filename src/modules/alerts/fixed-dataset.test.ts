@@ -225,3 +225,27 @@ describe('alert rules on a fixed dataset', () => {
     expect(again.body.fired).toBe(1);
   });
 });
+
+describe('validation_expired and an invalidated latest validation', () => {
+  it('does not fire when the latest validation was invalidated, even though an older one expired; the queue says invalidated', async () => {
+    await technique('T0007', 'not_covered');
+    await validation('T0007', null, 200);
+    const latest = await validation('T0007', null, 20);
+    await app.services.prisma.detectionValidation.update({
+      where: { id: latest.id },
+      data: { invalidatedAt: ago(5), invalidatedReason: 'rule removed' },
+    });
+    const rule = await app.api('POST', '/alerts/rules', {
+      token: t.red_lead.token,
+      body: { name: 'expired, again', rule_type: 'validation_expired', severity: 'low', cooldown_minutes: 0 },
+    });
+    await app.api('POST', '/alerts/evaluate', { token: t.blue_lead.token });
+    const fired = (await app.api('GET', `/alerts?rule_id=${rule.body.id}`, { token: t.viewer.token })).body;
+    expect(fired.map((alert: any) => alert.subject)).not.toContain(ids.T0007);
+    await app.api('POST', '/ownership/revalidation-queue/generate', { token: t.blue_lead.token });
+    const queue = (await app.api('GET', '/ownership/revalidation-queue', { token: t.blue_lead.token })).body;
+    expect(queue.filter((entry: any) => entry.technique.ttp_id === 'T0007').map((entry: any) => entry.reason)).toEqual([
+      'validation_invalidated',
+    ]);
+  });
+});

@@ -3,7 +3,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import type { AlertRuleType } from '../../generated/prisma/enums.ts';
 import { ACTIVE_TECHNIQUES } from '../metrics/coverage.ts';
-import { confidenceRows } from '../detection-lifecycle/confidence.ts';
+import { confidenceRows, FRESHLY_VALIDATED, LATEST_VALIDATIONS } from '../detection-lifecycle/confidence.ts';
 
 const percent = z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100');
 const count = z.number().int().min(1, 'must be at least 1').max(10_000);
@@ -92,26 +92,17 @@ export const CONDITIONS: { [T in AlertRuleType]: Condition<T> } = {
       : [];
   },
   async validation_expired(db) {
+    // The revalidation queue's rule: no fresh validation, and the latest one ran out (an invalidated one does not count).
     const rows = await db.$queryRaw<{ techniqueId: string; ttpId: string; validUntil: Date }[]>`
-      SELECT DISTINCT ON (v.technique_id) v.technique_id AS "techniqueId", t.ttp_id AS "ttpId", v.valid_until AS "validUntil"
-        FROM detection_validations v JOIN techniques t ON t.id = v.technique_id
-       WHERE NOT EXISTS (SELECT 1 FROM detection_validations f
-                          WHERE f.technique_id = v.technique_id AND f.invalidated_at IS NULL AND f.valid_until > now())
-       ORDER BY v.technique_id, v.validated_at DESC, v.created_at DESC`;
-    const expired = await db.detectionValidation.findMany({
-      where: { techniqueId: { in: rows.map((row) => row.techniqueId) }, invalidatedAt: null, validUntil: { lte: new Date() } },
-      select: { techniqueId: true },
-      distinct: ['techniqueId'],
-    });
-    const withExpired = new Set(expired.map((row) => row.techniqueId));
-    return rows
-      .filter((row) => withExpired.has(row.techniqueId))
-      .slice(0, MAX_FIRINGS_PER_RULE)
-      .map((row) => ({
-        ...technique(row),
-        title: `${row.ttpId}: detection validation expired`,
-        figures: { ttp_id: row.ttpId, valid_until: row.validUntil.toISOString() },
-      }));
+      SELECT l.technique_id AS "techniqueId", t.ttp_id AS "ttpId", l.valid_until AS "validUntil"
+        FROM (${LATEST_VALIDATIONS}) l JOIN techniques t ON t.id = l.technique_id
+       WHERE l.invalidated_at IS NULL AND l.valid_until <= now() AND l.technique_id NOT IN (${FRESHLY_VALIDATED})
+       ORDER BY l.valid_until, t.ttp_id LIMIT ${MAX_FIRINGS_PER_RULE}`;
+    return rows.map((row) => ({
+      ...technique(row),
+      title: `${row.ttpId}: detection validation expired`,
+      figures: { ttp_id: row.ttpId, valid_until: row.validUntil.toISOString() },
+    }));
   },
   async actor_technique_uncovered(db, { min_actors: minActors }) {
     const rows = await db.$queryRaw<{ techniqueId: string; ttpId: string; actors: number; status: string }[]>`

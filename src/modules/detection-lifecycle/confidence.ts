@@ -31,6 +31,15 @@ export interface ConfidenceRow {
   confidence: number;
 }
 
+/** Each technique's latest validation (columns technique_id, validated_at, valid_until, invalidated_at, invalidated_reason). */
+export const LATEST_VALIDATIONS = Prisma.sql`
+  SELECT DISTINCT ON (technique_id) technique_id, validated_at, valid_until, invalidated_at, invalidated_reason
+    FROM detection_validations ORDER BY technique_id, validated_at DESC, created_at DESC`;
+
+/** The techniques with a fresh validation: not invalidated, not yet expired (column technique_id). */
+export const FRESHLY_VALIDATED = Prisma.sql`
+  SELECT DISTINCT technique_id FROM detection_validations WHERE invalidated_at IS NULL AND valid_until > now()`;
+
 /**
  * Per technique with a linked asset: how many are active, and every linked asset id and platform an
  * infrastructure change may name (columns technique_id, active, asset_ids, platforms).

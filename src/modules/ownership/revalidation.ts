@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/access.ts';
 import type { Services } from '../../services.ts';
 import { FRESH_DAYS } from '../scores/formula.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { changeTouches, TECHNIQUE_LINKS } from '../detection-lifecycle/confidence.ts';
+import { changeTouches, FRESHLY_VALIDATED, LATEST_VALIDATIONS, TECHNIQUE_LINKS } from '../detection-lifecycle/confidence.ts';
 
 /**
  * Why each technique needs re-testing now, one row per technique and reason:
@@ -14,12 +14,9 @@ import { changeTouches, TECHNIQUE_LINKS } from '../detection-lifecycle/confidenc
  * - coverage_stale: covered (validated or partial), but its latest validated test is older than FRESH_DAYS.
  */
 const CANDIDATES = Prisma.sql`
-  WITH latest AS (
-    SELECT DISTINCT ON (technique_id) technique_id, validated_at, valid_until, invalidated_at, invalidated_reason
-      FROM detection_validations ORDER BY technique_id, validated_at DESC, created_at DESC
+  WITH latest AS (${LATEST_VALIDATIONS}
   ), links AS (${TECHNIQUE_LINKS}
-  ), fresh AS (
-    SELECT DISTINCT technique_id FROM detection_validations WHERE invalidated_at IS NULL AND valid_until > now()
+  ), fresh AS (${FRESHLY_VALIDATED}
   ), candidates AS (
     SELECT l.technique_id, 'validation_expired' AS reason,
            'The latest validation expired on ' || to_char(l.valid_until AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS detail, l.valid_until AS since
