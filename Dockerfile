@@ -1,23 +1,26 @@
-# One image for the API (`npm start`) and the worker (`npm run worker`).
-FROM node:20-slim
+# One image for the API (`node dist/src/main.js`) and the worker (`node dist/workers/main.js`).
 
+# Build: every dependency; `npm ci` runs `prepare` (npm run build: Prisma client, Pothos types, tsc into dist/),
+# then the development dependencies (TypeScript, Vitest …) are pruned away.
+FROM node:20-slim AS build
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false
+WORKDIR /app
+COPY . .
+RUN npm ci && npm prune --omit=dev && npm cache clean --force
+
+# Run: the built server, its production dependencies, nothing else (no sources, no tsx at run time).
+FROM node:20-slim
 ENV NODE_ENV=production \
     PORT=8000 \
-    DATA_DIR=/data \
-    NPM_CONFIG_UPDATE_NOTIFIER=false \
-    NPM_CONFIG_FUND=false
-
+    DATA_DIR=/data
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /app /data
 USER node
-
-COPY --chown=node:node package.json package-lock.json ./
-# Runtime dependencies only: tsx and prisma are dependencies, TypeScript and Vitest are not needed here.
-RUN npm ci --omit=dev && npm cache clean --force
-
-COPY --chown=node:node . .
-RUN npm run generate
+# package.json: "type": "module" makes node read dist/ as ES modules.
+COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
 
 EXPOSE 8000
 # node itself, not npm: SIGTERM reaches the service, which drains and exits 0 (docs/operations.md).
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/src/main.js"]

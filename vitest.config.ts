@@ -1,15 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
+/** Tests that measure latency under a load they make themselves: they run alone, after the rest (vitest.measured.config.ts). */
+export const MEASURED = 'test/measured/**/*.test.ts';
+
+/** Settings of both runs. */
+export const shared = {
   // One graphql instance: without this, Vite resolves ESM and CommonJS copies for different importers.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'rest-adapter/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    pool: 'forks' as const,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+  },
+};
+
+export default defineConfig({
+  ...shared,
+  test: {
+    ...shared.test,
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'rest-adapter/**/*.test.ts'],
+    exclude: ['**/node_modules/**', MEASURED],
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },
 });

@@ -27,8 +27,9 @@ export function restRouter(
 ) {
   const router = express.Router();
 
-  const openApi = buildOpenApiDocument(routes, schema);
-  router.get('/openapi.json', (_req, res) => void res.json(openApi));
+  // Built at the first request, not at start: it walks every row's document again (a second or more of CPU).
+  let openApi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  router.get('/openapi.json', (_req, res) => void res.json((openApi ??= buildOpenApiDocument(routes, schema))));
 
   const sameSiteOnly = refuseCrossSite(origins);
   for (const route of routes) {

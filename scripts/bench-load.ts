@@ -23,6 +23,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/composition.ts';
 import { wiring } from '../workers/wiring.ts';
+import { runMixedLoad } from './mixed-load.ts';
 
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const CLIENTS = Number(process.env.CLIENTS ?? 150);
@@ -39,12 +40,6 @@ async function admin(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-interface Sample {
-  status: number;
-  ms: number;
-  retryAfter: boolean;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -87,45 +82,10 @@ async function main() {
       tokens.push(((await response.json()) as { access_token: string }).access_token);
     }
 
-    const requests: { method: string; path: string; body?: unknown }[] = [
-      { method: 'GET', path: '/api/v1/tests?limit=50' },
-      { method: 'GET', path: '/api/v1/techniques?limit=50' },
-      { method: 'GET', path: '/api/v1/auth/me' },
-      { method: 'GET', path: '/api/v1/metrics/summary' },
-      { method: 'GET', path: '/api/v1/notifications' },
-      { method: 'PATCH', path: '/api/v1/users/me/preferences', body: { theme: 'dark' } },
-      { method: 'POST', path: '/graphql', body: { query: '{ tests(limit: 20) { total items { id state } } }' } },
-    ];
-
-    const samples: Sample[] = [];
-    const deadline = Date.now() + SECONDS * 1000;
-    let sent = 0;
     console.log(
       `${CLIENTS} clients for ${SECONDS} s against ${base} (pool ${config.DATABASE_POOL_SIZE}, wait ${config.DATABASE_POOL_TIMEOUT} ms)`,
     );
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, client) => {
-        for (let turn = 0; Date.now() < deadline && sent < MAX_REQUESTS; turn++) {
-          sent += 1;
-          const request = requests[(client + turn) % requests.length];
-          const started = performance.now();
-          try {
-            const response = await fetch(`${base}${request.path}`, {
-              method: request.method,
-              headers: {
-                authorization: `Bearer ${tokens[client % tokens.length]}`,
-                ...(request.body ? { 'content-type': 'application/json' } : {}),
-              },
-              body: request.body ? JSON.stringify(request.body) : undefined,
-            });
-            await response.arrayBuffer();
-            samples.push({ status: response.status, ms: performance.now() - started, retryAfter: response.headers.has('retry-after') });
-          } catch {
-            samples.push({ status: 0, ms: performance.now() - started, retryAfter: false });
-          }
-        }
-      }),
-    );
+    const samples = await runMixedLoad(base, tokens, CLIENTS, SECONDS, MAX_REQUESTS);
 
     const byStatus = new Map<number, number>();
     for (const sample of samples) byStatus.set(sample.status, (byStatus.get(sample.status) ?? 0) + 1);

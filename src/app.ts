@@ -12,9 +12,12 @@ import type { Context } from './graphql/context.ts';
 import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';
 import { cleanLiteralsRule, inputGuardPlugin, subscriptionInputProblem } from './graphql/input-guard.ts';
 import { apolloLimits } from './graphql/limits/apollo.ts';
+import { oneExecutionStop } from './graphql/limits/errors.ts';
 import { graphqlBodyParser, graphqlBodyTooLarge } from './graphql/limits/http.ts';
 import { graphqlLimitsOf } from './graphql/limits/rules.ts';
-import { subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
+import { SharedSubscriptions } from './graphql/limits/shared-subscriptions.ts';
+import { SubscriptionCaps } from './graphql/limits/subscriptions.ts';
+import { clientAddressOf, subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
 import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
 import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
 import { buildContext } from './graphql/request-context.ts';
@@ -28,6 +31,7 @@ import { noStoreForPrivateAnswers, securityHeaders } from './http/headers.ts';
 import { originPolicy, type OriginPolicy } from './http/origin.ts';
 import { verifyUpgradeOrigin } from './http/websocket-origin.ts';
 import { staticPages } from './pages.ts';
+import { webApp } from './web-app.ts';
 import type { Services } from './services.ts';
 import { SHUTDOWN_GRACE_MS } from './shutdown.ts';
 
@@ -97,18 +101,31 @@ export async function createApp(services: Services): Promise<App> {
     },
     app.get('trust proxy fn'),
   );
-  const withinLimits = subscribeWithinLimits(schema, limits, [cleanLiteralsRule]);
+  const subscriptionCaps = new SubscriptionCaps({
+    perSocket: config.WS_MAX_SUBSCRIPTIONS_PER_SOCKET,
+    perUser: config.WS_MAX_SUBSCRIPTIONS_PER_USER,
+    maxCost: limits.maxCost,
+  });
+  const sharedSubscriptions = new SharedSubscriptions();
+  const withinLimits = subscribeWithinLimits(schema, limits, subscriptionCaps, [cleanLiteralsRule]);
   const wsServer = new WebSocketServer({ server, path: '/graphql', ...upgradeChecks(origins, wsCaps) });
   wsServer.on('connection', (socket, request) => wsCaps.track(socket, request));
   const liveSessions = new LiveSessions(services);
   const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       schema,
+      subscribe: sharedSubscriptions.subscribe,
       isProd: !debugErrors,
       connectionInitWaitTimeout: config.WS_CONNECTION_INIT_TIMEOUT,
-      // Followed so that the connection closes when its session ends or its role changes.
-      onConnect: (ctx) => liveSessions.track(ctx.extra.socket, connectionCredential(ctx.connectionParams, ctx.extra.request.headers)),
+      // Followed so that the connection closes when its session ends or its role changes; its user holds its subscriptions.
+      onConnect: async (ctx) => {
+        const { socket, request } = ctx.extra;
+        const userId = await liveSessions.track(socket, connectionCredential(ctx.connectionParams, request.headers));
+        subscriptionCaps.connect(socket, userId, clientAddressOf(request, app.get('trust proxy fn')));
+      },
       onSubscribe: (ctx, id, payload) => subscriptionInputProblem(payload.variables) ?? withinLimits(ctx, id, payload),
+      onComplete: (ctx, id) => subscriptionCaps.release(ctx.extra.socket, id),
+      onClose: (ctx) => subscriptionCaps.releaseAll(ctx.extra.socket),
       context: (ctx) =>
         buildContext(
           services,
@@ -125,7 +142,9 @@ export async function createApp(services: Services): Promise<App> {
         result.errors
           ? {
               ...result,
-              errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log, undefined, debugErrors)),
+              errors: oneExecutionStop(
+                result.errors.map((error) => formatGraphqlError(error.toJSON(), error, services.log, undefined, debugErrors)),
+              ).errors,
             }
           : undefined,
       onError: (_ctx, _id, _payload, errors) => {
@@ -179,6 +198,7 @@ export async function createApp(services: Services): Promise<App> {
     expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }),
     graphqlHttpErrors(),
   );
+  app.use(webApp());
   // Every other answer is JSON too: unknown paths and errors no router answered.
   app.use(notFoundAsJson);
   app.use(finalErrorHandler(services.log));

@@ -10,10 +10,11 @@ import { openDatabase } from './db/client.ts';
 import { EventBus } from './events/bus.ts';
 import { RequestRateLimits } from './http/rate-limit.ts';
 import { ConsumerDispatcher } from './events/consumers.ts';
-import { BullmqJobRunner } from './jobs/bullmq.ts';
+import { OutboxRelay } from './events/outbox.ts';
 import { InProcessJobRunner } from './jobs/in-process.ts';
 import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
+import { SamlVerifier } from './modules/sso/verifier.ts';
 import { connectRedis, connectRedisFailFast, reportOutages } from './redis.ts';
 import type { ProcessRole, Services, Wiring } from './services.ts';
 import { createStorage } from './storage/index.ts';
@@ -33,6 +34,9 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     },
     log,
   );
+  // BullMQ is a few hundred modules the embedded mode never uses: loaded only with Redis, and before connecting, so
+  // that loading it cannot stall the event loop while Redis commands wait on their timeouts.
+  const bullmq = config.REDIS_URL ? await import('./jobs/bullmq.ts') : undefined;
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
   const subscriber = redis
     ? reportOutages(redis.duplicate(), log, 'Redis unreachable: events from other processes wait for it')
@@ -73,11 +77,18 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     }),
     jobs: undefined as unknown as JobRunner,
     consumers: undefined as unknown as ConsumerDispatcher,
+    outbox: undefined as unknown as OutboxRelay,
     storage: await createStorage(config, log),
     cache: createResultCache(bus, log, requestRedis, config.REDIS_PREFIX),
     ssoState: createSsoState(requestRedis, config.REDIS_PREFIX, log),
+    samlVerifier: new SamlVerifier(
+      { workers: config.SSO_XML_WORKERS, queue: config.SSO_XML_QUEUE, timeoutMs: config.SSO_XML_TIMEOUT },
+      log,
+    ),
     redis,
     async close() {
+      await services.outbox.stop();
+      await services.samlVerifier.close();
       await services.jobs.close();
       await bus.close();
       subscriber?.disconnect();
@@ -88,8 +99,8 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
   };
   const definitions = new Map(wiring.jobs.map((definition) => [definition.name, definition]));
   services.jobs =
-    redis && requestRedis
-      ? new BullmqJobRunner(definitions, () => services, log, {
+    bullmq && redis && requestRedis
+      ? new bullmq.BullmqJobRunner(definitions, () => services, log, {
           connection: redis,
           queueConnection: requestRedis,
           prefix: config.REDIS_PREFIX,
@@ -97,6 +108,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
         })
       : new InProcessJobRunner(definitions, () => services, log);
   services.consumers = new ConsumerDispatcher(wiring.consumers, () => services, log);
-  bus.dispatchTo((events) => services.consumers.dispatch(events));
+  services.outbox = new OutboxRelay(db.prisma, services.consumers, log);
+  bus.dispatchTo(services.consumers);
   return services;
 }

@@ -59,13 +59,13 @@ const originList = z.string().transform((value, ctx) => {
   return origins;
 });
 
-/** Comma-separated host names, addresses and CIDRs that outgoing requests may reach although they are not public. */
+/** Comma-separated host names, addresses and CIDRs (each with an optional `:port` or `:*`) that outgoing connections may reach although they are not public. */
 const allowList = z
   .string()
   .default('')
   .superRefine((value, ctx) => {
     try {
-      parseAllowList(value);
+      parseAllowList(value, []);
     } catch (error) {
       ctx.addIssue({ code: 'custom', message: (error as Error).message });
     }
@@ -166,12 +166,18 @@ const envSchema = z.object({
   // Turns off every recurring data-source sync (useful in tests and air-gapped installs without mirrors).
   SOURCE_SYNC_SCHEDULES: flag.default(true),
   // GraphQL operation limits (docs/graphql-limits.md): cost, depth, aliases and tokens of a document, the size of a
-  // /graphql body, and the WebSocket frame size and connection caps.
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250_000),
+  // /graphql body, the bytes and time of one answer, who may introspect, and the WebSocket frame size, connection
+  // and subscription caps.
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(4_000_000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(150),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   GRAPHQL_MAX_BODY: size.prefault('256KB'),
+  GRAPHQL_MAX_ANSWER: size.prefault('16MB'),
+  GRAPHQL_DEADLINE: duration.prefault('5s'),
+  GRAPHQL_INTROSPECTION: z.enum(['signed-in', 'anyone', 'off']).default('signed-in'),
+  WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(20),
+  WS_MAX_SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(50),
   WS_MAX_PAYLOAD: size.prefault('64KB'),
   WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
   WS_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
@@ -185,7 +191,8 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: originList.prefault(''),
   DEBUG_ERRORS: flag.default(false),
   // Outgoing fetches of knowledge sources only reach public unicast addresses, plus these internal mirrors:
-  // comma-separated host names, addresses or CIDRs (e.g. "mirror.internal,10.8.0.0/16").
+  // comma-separated host names, addresses or CIDRs, each with an optional :port or :* (without one, only 80 and
+  // 443), e.g. "mirror.internal:8443,10.8.0.0/16".
   SOURCE_ALLOWED_HOSTS: allowList,
   // Webhook deliveries (docs/webhooks.md): the same rule for receivers (e.g. an internal SIEM), the time one
   // attempt may take, the delays before each retry, and how many failed attempts in a row disable a webhook.
@@ -204,7 +211,20 @@ const envSchema = z.object({
   // Outgoing e-mail (docs/email.md): the deployment's SMTP server and sender address. Settings stored through
   // /system/email-config override them; e-mail is on by default when both are set.
   SMTP_URL: smtpUrl.optional(),
+  // SAML callback (docs/sso.md#hostile-responses): the largest decoded SAMLResponse, the XML workers that verify
+  // responses off the request thread, how many responses may wait for one (then 503), how long one may take, and
+  // whether SHA-1 signatures and digests are accepted (off: only SHA-256 and stronger).
+  SSO_MAX_RESPONSE_SIZE: size
+    .prefault('64KB')
+    .refine((bytes) => bytes <= 96 * 1024, 'must be at most 96KB (the callback reads at most 160 KB of form)'),
+  SSO_XML_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  SSO_XML_QUEUE: z.coerce.number().int().min(0).default(32),
+  SSO_XML_TIMEOUT: duration.prefault('5s'),
+  SSO_ALLOW_SHA1: flag.default(false),
   EMAIL_FROM: z.email('must be an e-mail address').optional(),
+  // SMTP servers that are not public but may be reached (an internal relay), as for webhooks; an entry without
+  // a port admits 25, 465 and 587. SMTP_URL's own host and port are admitted without being listed.
+  SMTP_ALLOWED_HOSTS: allowList,
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -36,6 +36,7 @@ onShutdown(log, async () => {
   await services.close();
 });
 if (config.RUN_WORKERS !== 'off') await services.jobs.start();
+services.outbox.start();
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
 log.info({ port, database: services.db.engine, jobs: services.jobs.kind }, `Violet listening on http://localhost:${port}`);

@@ -40,6 +40,5 @@ export function staticPages(graphiql: boolean) {
     router.use('/static/react', express.static(packageDir('react')));
     router.use('/static/react-dom', express.static(packageDir('react-dom')));
   }
-  router.get('/', (_req, res) => res.redirect(graphiql ? '/graphiql' : '/api/v1/docs'));
   return router;
 }

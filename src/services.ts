@@ -9,8 +9,10 @@ import type { Database, PrismaClient } from './db/client.ts';
 import type { EventBus } from './events/bus.ts';
 import type { RequestRateLimits } from './http/rate-limit.ts';
 import type { ConsumerDispatcher, EventConsumer } from './events/consumers.ts';
+import type { OutboxRelay } from './events/outbox.ts';
 import type { JobDefinition, JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
+import type { SamlVerifier } from './modules/sso/verifier.ts';
 import type { Redis } from './redis.ts';
 import type { Storage } from './storage/index.ts';
 
@@ -31,12 +33,16 @@ export interface Services {
   jobs: JobRunner;
   /** Hands committed domain events to their consumers (workers/consumers.ts). */
   consumers: ConsumerDispatcher;
+  /** Hands committed events whose consumers may not have them yet (after a crash) over again; started by the entry points. */
+  outbox: OutboxRelay;
   /** Evidence files: S3-compatible object storage or DATA_DIR/evidence, and the signer of download links. */
   storage: Storage;
   /** Cached analytics (5-minute results), shared through Redis when configured. */
   cache: ResultCache;
   /** Single sign-on's issued request ids and used assertion ids, shared through Redis when configured. */
   ssoState: SsoState;
+  /** The XML workers that parse and verify SAML responses off the request thread. */
+  samlVerifier: SamlVerifier;
   redis?: Redis;
   close(): Promise<void>;
 }

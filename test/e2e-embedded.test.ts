@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { API_ENTRY } from './helpers/service-process.ts';
 import { startWebhookReceiver } from './helpers/webhook-receiver.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -29,7 +30,7 @@ function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
-    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:*',
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'JWT_SECRET']) delete env[name];
   return env;
@@ -57,7 +58,7 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const started = Date.now();
-    child = spawn('node_modules/.bin/tsx', ['src/main.ts'], { env: embeddedEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [API_ENTRY], { env: embeddedEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));

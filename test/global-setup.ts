@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { applyMigrations } from '../src/db/migrate.ts';
@@ -12,6 +13,7 @@ const ABANDONED_AFTER_MS = 6 * 3_600_000;
  * reaches the test workers through the environment. Dropped again at the end of the run.
  */
 export default async function setup() {
+  buildWhenStale();
   const name = process.env.VIOLET_TEST_TEMPLATE ?? `${TEMPLATE_PREFIX}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   process.env.VIOLET_TEST_TEMPLATE = name;
   await admin(async (client) => {
@@ -23,6 +25,12 @@ export default async function setup() {
   return async () => {
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   };
+}
+
+/** Tests that spawn the service run the build (dist/), as `npm start` does: rebuild it when the sources changed. */
+function buildWhenStale(): void {
+  const result = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the build of dist/ failed (npm run build)');
 }
 
 async function dropAbandonedTemplates(client: pg.Client): Promise<void> {

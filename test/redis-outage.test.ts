@@ -1,62 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { PrivateRedis } from './helpers/private-redis.ts';
 
 /**
  * The service against a Redis of its own that the test stops and restarts empty: requests must fail fast or
  * degrade while it is down, and no revocation may be lost.
  */
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-class PrivateRedis {
-  private process?: ChildProcess;
-  constructor(readonly port: number) {}
-
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  get running(): boolean {
-    return !!this.process && this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  /** Starts an empty, memory-only instance (unless this one runs) and waits until it answers. */
-  async start(): Promise<void> {
-    if (this.running) return;
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      try {
-        await probe.connect();
-        if ((await probe.ping()) === 'PONG') return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      } finally {
-        probe.disconnect();
-      }
-    }
-    throw new Error(`redis-server on port ${this.port} did not start`);
-  }
-
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    const exited = once(this.process!, 'exit');
-    this.process!.kill('SIGKILL');
-    await exited;
-  }
-}
 
 const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
   const started = performance.now();
@@ -68,7 +17,7 @@ let redis: PrivateRedis;
 let app: TestApp;
 
 beforeAll(async () => {
-  redis = new PrivateRedis(await freePort());
+  redis = await PrivateRedis.create();
   await redis.start();
   app = await startTestApp({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT: '500ms', ATTACK_ENTERPRISE_SOURCE: '/nonexistent/attack' });
 });

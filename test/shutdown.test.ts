@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/database.ts';
-import { ADMIN_PASSWORD, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import { ADMIN_PASSWORD, startServiceProcess, WORKER_ENTRY, type ServiceProcess } from './helpers/service-process.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let dataDir: string;
@@ -45,7 +45,7 @@ describe('SIGTERM', () => {
   it('an idle worker exits 0 within a few seconds', async () => {
     const worker = await startServiceProcess(
       { DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL, REDIS_PREFIX: `violet-test-${randomBytes(4).toString('hex')}` },
-      'workers/main.ts',
+      WORKER_ENTRY,
       /worker started/,
     );
     started.push(worker);

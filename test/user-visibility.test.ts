@@ -117,7 +117,7 @@ beforeAll(async () => {
   const { red_lead: creator, red_tech: assignee, blue_lead: remediator, admin } = members;
   const campaign = await app.services.prisma.campaign.create({ data: { name: 'Visibility', createdById: creator.id } });
   const { id: techniqueId } = await technique(app);
-  await app.services.prisma.test.create({
+  const visibilityTest = await app.services.prisma.test.create({
     data: {
       name: 'Visibility test',
       techniqueId,
@@ -127,6 +127,18 @@ beforeAll(async () => {
       remediationAssigneeId: remediator.id,
       remediationStatus: 'pending',
       lineageId: '00000000-0000-4000-8000-000000000001',
+    },
+  });
+  await app.services.prisma.evidence.create({
+    data: {
+      testId: visibilityTest.id,
+      team: 'red',
+      fileName: 'visibility.txt',
+      contentType: 'text/plain',
+      sizeBytes: 1,
+      sha256Hash: '0'.repeat(64),
+      storageKey: 'visibility/evidence',
+      uploadedById: assignee.id,
     },
   });
   expect((await app.api('POST', '/snapshots', { token: admin.token, body: { name: 'Visibility' } })).status).toBe(201);

@@ -7,7 +7,7 @@ import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
 import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
 import { webhookJobs } from '../src/modules/webhooks/delivery.ts';
 import { detectionOperationsJobs } from '../src/modules/alerts/jobs.ts';
-import { emailJobs } from '../src/modules/email/jobs.ts';
+import { emailJobs } from '../src/modules/email/delivery.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -15,4 +15,5 @@ const services = await createServices(config, log, 'worker', wiring);
 // Before anything announces the worker: until a listener exists, SIGTERM ends the process without closing it.
 onShutdown(log, () => services.close());
 await services.jobs.start();
+services.outbox.start();
 log.info('worker started');

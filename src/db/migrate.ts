@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -96,6 +96,7 @@ async function withEngine<T>(
  */
 export async function applyMigrations(connectionString: string, options: MigrationOptions = {}): Promise<{ applied: string[] }> {
   const migrationsList = await readMigrationList(options.migrationsDirectory ?? migrationsDirectory);
+  if (await allRecordedAsApplied(connectionString, migrationsList)) return { applied: [] };
   try {
     const { appliedMigrationNames } = await withEngine({ connectionString }, undefined, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
@@ -107,6 +108,34 @@ export async function applyMigrations(connectionString: string, options: Migrati
     const detail = failed ? `migration ${failed} failed and is recorded as failed, not applied: ${reason}` : reason;
     throw new Error(`Applying migrations to ${redactUrl(connectionString)} failed: ${detail}`, { cause: error });
   }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Whether `_prisma_migrations` records exactly these migrations as applied, with their checksums, and no failed
+ * one: the usual restart, answered by one query instead of starting the schema engine (its WebAssembly module
+ * costs start-up time and memory). Anything else goes to the engine, which decides as before.
+ */
+async function allRecordedAsApplied(connectionString: string, list: MigrationList): Promise<boolean> {
+  const expected = new Map<string, string>();
+  for (const { path, migrationFile } of list.migrationDirectories) {
+    if (migrationFile.content.tag !== 'ok') return false;
+    expected.set(path, sha256(migrationFile.content.value));
+  }
+  const [{ history }] = await queryOnce<{ history: string | null }>(
+    connectionString,
+    "SELECT to_regclass('public._prisma_migrations')::text AS history",
+  );
+  if (history === null) return false;
+  const records = await queryOnce<{ migration_name: string; checksum: string; finished: boolean }>(
+    connectionString,
+    'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM _prisma_migrations WHERE rolled_back_at IS NULL',
+  );
+  return (
+    records.length === expected.size &&
+    records.every((record) => record.finished && expected.get(record.migration_name) === record.checksum)
+  );
 }
 
 /**

@@ -98,6 +98,15 @@ describe('migrations on PostgreSQL', () => {
     }
   });
 
+  it('on an up-to-date database, apply a migration added since', async () => {
+    const database = await withScratchDatabase();
+    try {
+      await expectNewMigrationApplied(database.url);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('stop at a failing migration, which is recorded as failed rather than applied', async () => {
     const database = await withScratchDatabase();
     try {
@@ -107,6 +116,21 @@ describe('migrations on PostgreSQL', () => {
     }
   });
 });
+
+/** On a database that is up to date, a migration added since, or one changed since, is not taken for applied. */
+async function expectNewMigrationApplied(url: string): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'violet-migrations-'));
+  try {
+    await cp(migrationsDirectory, folder, { recursive: true });
+    expect(await applyMigrations(url, { migrationsDirectory: folder })).toMatchObject({ applied: expect.any(Array) });
+    await addMigration(folder, '29990103000000_later', ['CREATE TABLE violet_later (id int);']);
+    expect(await applyMigrations(url, { migrationsDirectory: folder })).toEqual({ applied: ['29990103000000_later'] });
+    const [table] = await query(url, "SELECT to_regclass('violet_later')::text AS later");
+    expect(table).toEqual({ later: 'violet_later' });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 /** Applies the project's migrations, one with a `$$` body, then a failing one. */
 async function expectStopsAtFailingMigration(url: string): Promise<void> {
@@ -125,6 +149,8 @@ async function expectStopsAtFailingMigration(url: string): Promise<void> {
     await expect(applyMigrations(url, { migrationsDirectory: folder })).rejects.toThrow(
       /migration 29990102000000_broken failed .*violet_missing_table/,
     );
+    // The next start still refuses: a failed migration in the history is never taken for "all applied".
+    await expect(applyMigrations(url, { migrationsDirectory: folder })).rejects.toThrow(/29990102000000_broken/);
 
     const recorded = await recordedMigrations(url);
     expect(recorded.map((record) => [record.migration_name, record.finished])).toEqual([

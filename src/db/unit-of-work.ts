@@ -40,7 +40,10 @@ export interface UnitOfWork {
   tx: Db;
   actor: Actor;
   audit(entry: AuditInput): Promise<void>;
-  /** A domain event, published (and handed to its consumers) only once the transaction has committed. */
+  /**
+   * A domain event: written to the outbox in this transaction, published (and handed to its consumers) only once
+   * it has committed.
+   */
   emit<K extends DomainEventType>(type: K, payload: EventOf<K>['payload']): void;
   /**
    * Work outside the database (scheduler entries, queued jobs) that must follow this change: runs once the
@@ -60,8 +63,9 @@ const isObject = (value: Prisma.InputJsonValue): value is Prisma.InputJsonObject
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Runs `work` in a database transaction. Audit entries are written inside it; events are published and
- * after-commit work runs only after the commit, so nothing outside the database follows a rolled-back change.
+ * Runs `work` in a database transaction. Audit entries and the outbox rows of its events are written inside it;
+ * events are published and after-commit work runs only after the commit, so nothing outside the database
+ * follows a rolled-back change, and no committed event is lost to a crash.
  * The change stands when after-commit work fails: every callback still runs, the failures are logged, and the
  * first one is thrown to the caller (e.g. 503 QUEUE_UNAVAILABLE), whose state is repaired by the job runner's
  * periodic schedule reconciliation.
@@ -74,29 +78,29 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const events: DomainEvent[] = [];
   const committed: (() => Promise<unknown>)[] = [];
-  const result = await deps.prisma.$transaction(
-    async (tx) =>
-      work({
-        tx,
-        actor,
-        async audit(entry) {
-          const { action, entityType, entityId = null, details = {} } = entry;
-          const run = actor.syncRun;
-          const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
-          await tx.auditLog.create({
-            data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded },
-          });
-          await run?.record(tx, entry);
-        },
-        emit(type, payload) {
-          events.push(event(type, payload, actor.userId) as DomainEvent);
-        },
-        afterCommit(callback) {
-          committed.push(callback);
-        },
-      }),
-    options,
-  );
+  const result = await deps.prisma.$transaction(async (tx) => {
+    const value = await work({
+      tx,
+      actor,
+      async audit(entry) {
+        const { action, entityType, entityId = null, details = {} } = entry;
+        const run = actor.syncRun;
+        const recorded = run && isObject(details) ? { ...details, run_id: run.id } : details;
+        await tx.auditLog.create({
+          data: { userId: actor.userId, username: actor.username, action, entityType, entityId, details: recorded },
+        });
+        await run?.record(tx, entry);
+      },
+      emit(type, payload) {
+        events.push(event(type, payload, actor.userId) as DomainEvent);
+      },
+      afterCommit(callback) {
+        committed.push(callback);
+      },
+    });
+    await deps.bus.record(tx, events);
+    return value;
+  }, options);
   await deps.bus.publish(events);
   await runAfterCommit(committed, deps.log);
   return result;

@@ -1,5 +1,6 @@
 import { EventEmitter, on } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import type { DomainEvent, DomainEventType, EventOf } from './types.ts';
@@ -7,6 +8,12 @@ import type { DomainEvent, DomainEventType, EventOf } from './types.ts';
 type Handler<K extends DomainEventType> = (event: EventOf<K>) => void | Promise<void>;
 
 const DELIVERY = 'event';
+
+/** The durable path of committed events to their consumers (src/events/consumers.ts). */
+export interface EventDispatcher {
+  record(tx: Db, events: readonly DomainEvent[]): Promise<void>;
+  dispatch(events: readonly DomainEvent[]): void;
+}
 
 /**
  * The one domain event bus. Events are delivered in-process at once; with Redis they are also published
@@ -25,11 +32,16 @@ export class EventBus {
     this.local.setMaxListeners(0);
   }
 
-  private dispatcher?: (events: readonly DomainEvent[]) => void;
+  private dispatcher?: EventDispatcher;
 
-  /** Hands every event published here (once, in the process that committed it) to the consumer dispatcher. */
-  dispatchTo(dispatcher: (events: readonly DomainEvent[]) => void): void {
+  /** Hands every event committed here to the consumer dispatcher: recorded in the transaction, dispatched after it. */
+  dispatchTo(dispatcher: EventDispatcher): void {
     this.dispatcher = dispatcher;
+  }
+
+  /** Records `events` in the change's transaction (the outbox), so the consumers get them even after a crash. */
+  async record(tx: Db, events: readonly DomainEvent[]): Promise<void> {
+    await this.dispatcher?.record(tx, events);
   }
 
   static inProcess(log: Logger): EventBus {
@@ -48,7 +60,7 @@ export class EventBus {
    * change is committed already, and a request must not wait for (or fail with) an unreachable Redis.
    */
   async publish(events: readonly DomainEvent[]): Promise<void> {
-    if (events.length) this.dispatcher?.(events);
+    if (events.length) this.dispatcher?.dispatch(events);
     for (const event of events) {
       this.local.emit(DELIVERY, event);
       this.publisher?.publish(this.channel, JSON.stringify({ origin: this.origin, event })).catch((error: unknown) => {

@@ -1,8 +1,10 @@
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from '../jobs/errors.ts';
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../db/unit-of-work.ts';
 import { QueueName, type JobDefinition } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
+import type { Db } from '../db/client.ts';
+import { markDispatched, recordEvents, type OutboxDispatcher } from './outbox.ts';
 import type { DomainEvent, DomainEventType, EventOf } from './types.ts';
 
 /**
@@ -59,11 +61,13 @@ export function consumerJob(consumers: readonly EventConsumer[]): JobDefinition<
 }
 
 /**
- * The dispatch side, called once per committed batch of events in the process that committed them: one job per
- * interested consumer, with an id derived from both so a repeated enqueue is one job. When the queue refuses
- * (Redis unreachable), the consumer runs here at once instead: the ledger keeps that from applying twice.
+ * The dispatch side. In the change's transaction it records the events that have consumers in the outbox; once
+ * committed, the process hands them at once to their consumers: one job per interested consumer, with an id
+ * derived from both so a repeated enqueue is one job. When the queue refuses (Redis unreachable), the consumer
+ * runs here at once instead: the ledger keeps that from applying twice. An event durably handed over is marked
+ * dispatched; any other is taken up again by the outbox relay (src/events/outbox.ts) of some process.
  */
-export class ConsumerDispatcher {
+export class ConsumerDispatcher implements OutboxDispatcher {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
@@ -72,12 +76,65 @@ export class ConsumerDispatcher {
     private readonly log: Logger,
   ) {}
 
+  private interested(event: DomainEvent): EventConsumer[] {
+    return this.consumers.filter((consumer) => consumer.events.includes(event.type));
+  }
+
+  /** Writes the events that have consumers to the outbox, inside the change's transaction. */
+  record(tx: Db, events: readonly DomainEvent[]): Promise<void> {
+    return recordEvents(
+      tx,
+      events.filter((event) => this.interested(event).length),
+    );
+  }
+
   dispatch(events: readonly DomainEvent[]): void {
-    for (const event of events) {
-      for (const consumer of this.consumers) {
-        if (consumer.events.includes(event.type)) this.track(this.hand(consumer, event));
-      }
-    }
+    const handed = events
+      .filter((event) => this.interested(event).length)
+      .map(async (event) =>
+        (await this.handTo(
+          event,
+          this.interested(event).map(({ name }) => name),
+        ))
+          ? event.id
+          : null,
+      );
+    if (!handed.length) return;
+    this.track(
+      Promise.all(handed)
+        .then((ids) =>
+          markDispatched(
+            this.services().prisma,
+            ids.filter((id) => id !== null),
+          ),
+        )
+        .catch((error: unknown) => this.log.warn({ err: error }, 'events could not be marked dispatched; the outbox relay will')),
+    );
+  }
+
+  async unapplied(events: readonly DomainEvent[]): Promise<Map<string, string[]>> {
+    const applied = await this.services().prisma.processedEvent.findMany({
+      where: { eventId: { in: events.map(({ id }) => id) } },
+      select: { consumer: true, eventId: true },
+    });
+    const done = new Set(applied.map(({ consumer, eventId }) => `${consumer}/${eventId}`));
+    return new Map(
+      events.map((event) => [
+        event.id,
+        this.interested(event)
+          .map(({ name }) => name)
+          .filter((name) => !done.has(`${name}/${event.id}`)),
+      ]),
+    );
+  }
+
+  async handTo(event: DomainEvent, consumers: readonly string[]): Promise<boolean> {
+    const handed = await Promise.all(
+      this.interested(event)
+        .filter(({ name }) => consumers.includes(name))
+        .map((consumer) => this.hand(consumer, event)),
+    );
+    return handed.every(Boolean);
   }
 
   /** Resolves once every dispatch started so far has been queued (or run here). */
@@ -85,17 +142,28 @@ export class ConsumerDispatcher {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async hand(consumer: EventConsumer, event: DomainEvent): Promise<void> {
+  /** True when the consumer durably has the event: queued on a runner that survives this process, or applied here. */
+  private async hand(consumer: EventConsumer, event: DomainEvent): Promise<boolean> {
     const context = { consumer: consumer.name, type: event.type };
-    try {
-      const data: ConsumeData = { consumer: consumer.name, event };
-      await this.services().jobs.enqueue(CONSUME_EVENT_JOB, data, { jobId: `${consumer.name}-${event.id}` });
-    } catch (error) {
-      this.log.warn({ err: error, ...context }, 'event consumer could not be queued; running it here');
-      await consumeOnce(this.services(), consumer, event).catch((failure: unknown) =>
-        this.log.error({ err: failure, ...context }, 'event consumer failed'),
-      );
-    }
+    const work = (async () => {
+      try {
+        const data: ConsumeData = { consumer: consumer.name, event };
+        const jobs = this.services().jobs;
+        await jobs.enqueue(CONSUME_EVENT_JOB, data, { jobId: `${consumer.name}-${event.id}` });
+        return jobs.durable;
+      } catch (error) {
+        this.log.warn({ err: error, ...context }, 'event consumer could not be queued; running it here');
+        return consumeOnce(this.services(), consumer, event).then(
+          () => true,
+          (failure: unknown) => {
+            this.log.error({ err: failure, ...context }, 'event consumer failed');
+            return false;
+          },
+        );
+      }
+    })();
+    this.track(work);
+    return work;
   }
 
   private track(work: Promise<unknown>): void {

@@ -7,7 +7,7 @@ import { assertAccess, type AccessRule } from '../auth/access.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
-import { UNDECLARED_LIST_MULTIPLIER } from './cost.ts';
+import { defaultFieldCost, UNDECLARED_LIST_MULTIPLIER } from './cost.ts';
 import { DateTimeScalar, JsonScalar, UuidScalar } from './scalars.ts';
 
 export const builder = new SchemaBuilder<{
@@ -44,7 +44,12 @@ export const builder = new SchemaBuilder<{
   },
   // Field costs only (src/graphql/cost.ts): the limits are checked before execution (src/graphql/limits/), not by
   // the plugin's resolver wrapper.
-  complexity: { disabled: true, defaultComplexity: 0, defaultListMultiplier: UNDECLARED_LIST_MULTIPLIER },
+  complexity: {
+    disabled: true,
+    fieldComplexity: defaultFieldCost,
+    defaultComplexity: 0,
+    defaultListMultiplier: UNDECLARED_LIST_MULTIPLIER,
+  },
 });
 
 builder.addScalarType('DateTime', DateTimeScalar);

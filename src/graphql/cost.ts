@@ -1,11 +1,13 @@
 import type { FieldComplexityValue } from '@pothos/plugin-complexity';
+import { getNamedType, isLeafType, isListType, isNonNullType, type GraphQLField, type GraphQLOutputType } from 'graphql';
+import { sizeClassOf, TEXT_COST } from './text-size.ts';
 
 /**
- * Field costs for the complexity analysis (docs/graphql-limits.md): the cost of an operation is the number of list
- * items its answer can hold, at most. A list of N items costs N plus N times the cost of its selection; N is the page
- * size asked for (within the page maximum) or the hard cap of an unpaginated list. Other fields cost nothing: their
- * number is bounded by the token limit and their nesting by the depth limit. Costs are computed before execution,
- * from the document and its variables.
+ * Field costs for the complexity analysis (docs/graphql-limits.md): the cost of an operation is the work and the
+ * bytes its answer can hold, at most. A list of N items costs N plus N times the cost of its selection (nested lists
+ * multiply); N is the page size asked for (within the page maximum) or the hard cap of an unpaginated list. A leaf
+ * costs 1, a text field the cost of its size class (`text-size.ts`). Costs are computed before execution, from the
+ * document and its variables.
  */
 
 /** Context key set when a document's cost is computed for any variables (the REST documents at start-up). */
@@ -45,3 +47,22 @@ export const pageItemsCost: FieldComplexityValue = { field: 0, multiplier: 1 };
  * forgotten bound shows at once (a test also requires every list of objects to declare one).
  */
 export const UNDECLARED_LIST_MULTIPLIER = 1000;
+
+/** What a list of leaves (tags, platforms, ids) counts: its items are bounded by the write side, not by a page. */
+const LEAF_LIST_ITEMS = 20;
+
+function isList(type: GraphQLOutputType): boolean {
+  return isNonNullType(type) ? isList(type.ofType) : isListType(type);
+}
+
+/** The cost of a field that declares none: a leaf by its size class, an object 1, a list of objects an undeclared bound. */
+export function defaultFieldCost<TContext>(
+  _args: unknown,
+  _context: TContext,
+  field: GraphQLField<unknown, TContext, never>,
+): FieldComplexityValue {
+  const named = getNamedType(field.type);
+  if (!isLeafType(named)) return isList(field.type) ? { field: 1, multiplier: UNDECLARED_LIST_MULTIPLIER } : 1;
+  const cost = TEXT_COST[sizeClassOf(named.name, field.name)];
+  return isList(field.type) ? cost * LEAF_LIST_ITEMS : cost;
+}

@@ -56,18 +56,22 @@ export class LiveSessions {
     ];
   }
 
-  /** Follows a connection that signed in with `credential`; anonymous or refused credentials are not followed. */
-  async track(socket: WebSocket, credential: string | null): Promise<void> {
-    if (!credential) return;
+  /**
+   * Follows a connection that signed in with `credential` and returns its user id; anonymous or refused credentials
+   * are not followed (null).
+   */
+  async track(socket: WebSocket, credential: string | null): Promise<string | null> {
+    if (!credential) return null;
     const heardBefore = this.eventsHeard;
     const { principal } = await authenticate(this.services, credential);
-    if (!principal || socket.readyState !== socket.OPEN) return;
+    if (!principal || socket.readyState !== socket.OPEN) return null;
     const live: LiveSocket = { socket, credential, userId: principal.userId, role: principal.role };
     const sockets = this.byUser.get(live.userId) ?? new Set<LiveSocket>();
     this.byUser.set(live.userId, sockets.add(live));
     socket.once('close', () => this.forget(live));
     if (principal.expiresAt) this.closeAtExpiry(live, principal.expiresAt.getTime());
     if (this.eventsHeard !== heardBefore) await this.recheck(live.userId);
+    return live.userId;
   }
 
   /** Closes the user's connections whose credential no longer signs in, or whose role changed. */

@@ -1,4 +1,5 @@
 import { builder } from './builder.ts';
+import { guardExecution } from './limits/execution.ts';
 import '../modules/users/types.ts';
 import '../modules/auth/resolvers.ts';
 import '../modules/techniques/resolvers.ts';
@@ -34,4 +35,4 @@ import '../modules/attack-paths/resolvers.ts';
 import '../modules/knowledge/resolvers.ts';
 import '../modules/worklogs/resolvers.ts';
 
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = guardExecution(builder.toSchema({ sortSchema: true }));

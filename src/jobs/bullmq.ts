@@ -1,4 +1,5 @@
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
+import { UnrecoverableError } from './errors.ts';
 import { DomainError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { reportOutages, type Redis } from '../redis.ts';
@@ -10,6 +11,9 @@ import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type 
 const WORKER_COUNT_TIMEOUT_MS = 1_000;
 /** How long a closing worker may take to finish its current jobs before it is closed by force. */
 const WORKER_CLOSE_GRACE_MS = 5_000;
+
+/** How often every process checks that Redis still holds every recurring job (a Redis back empty holds none). */
+export const SCHEDULE_CHECK_MS = 30_000;
 
 /** Seconds a client is asked to wait when the queue is unreachable. */
 const QUEUE_RETRY_AFTER_SECONDS = 5;
@@ -28,10 +32,13 @@ export interface BullmqOptions {
 /** Jobs on Redis through BullMQ: the API enqueues and schedules, `npm run worker` processes. */
 export class BullmqJobRunner implements JobRunner {
   readonly kind = 'bullmq' as const;
+  readonly durable = true;
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
   private started = false;
   private readonly queueConnection: Redis;
+  private scheduleCheck?: NodeJS.Timeout;
+  private repairing?: Promise<void>;
 
   constructor(
     private readonly definitions: ReadonlyMap<string, JobDefinition>,
@@ -41,7 +48,10 @@ export class BullmqJobRunner implements JobRunner {
   ) {
     this.queueConnection = options.queueConnection ?? options.connection;
     for (const name of Object.values(QueueName)) {
-      this.queues.set(name, new Queue(name, { connection: this.queueConnection, prefix: options.prefix }));
+      const queue = new Queue(name, { connection: this.queueConnection, prefix: options.prefix });
+      // An unheard 'error' would end the process; a failing command is already answered where it was sent.
+      queue.on('error', (error) => this.log.warn({ err: error, queue: name }, 'job queue error'));
+      this.queues.set(name, queue);
     }
   }
 
@@ -73,7 +83,44 @@ export class BullmqJobRunner implements JobRunner {
         this.workers.push(worker);
       }
     }
+    // Schedules live in Redis only: a Redis that comes back empty holds none, so every process puts them back.
+    this.queueConnection.on('ready', this.onReady);
+    this.scheduleCheck = setInterval(() => void this.repairSchedules(), SCHEDULE_CHECK_MS);
+    this.scheduleCheck.unref();
     this.started = true;
+    if (this.options.process) {
+      for (const definition of this.definitions.values()) if (definition.runAtStart) await this.enqueue(definition.name, { atStart: true });
+    }
+  }
+
+  private readonly onReady = () => void this.repairSchedules();
+
+  /**
+   * Registers again every recurring job (fixed or read from the database) that Redis does not hold; run when
+   * Redis is reachable again and every SCHEDULE_CHECK_MS. Present schedules are left as they are.
+   */
+  repairSchedules(): Promise<void> {
+    this.repairing ??= this.registerMissing()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'recurring jobs could not be checked; retrying later'))
+      .finally(() => (this.repairing = undefined));
+    return this.repairing;
+  }
+
+  private async registerMissing(): Promise<void> {
+    const held = new Set<string>();
+    for (const queue of this.queues.values()) {
+      for (const scheduler of await this.reachable(() => queue.getJobSchedulers())) held.add(scheduler.id ?? scheduler.key);
+    }
+    const restored: string[] = [];
+    for (const definition of this.definitions.values()) {
+      const wanted = definition.schedules ? await definition.schedules(this.services()) : [];
+      if (definition.repeat) wanted.push({ id: definition.name, repeat: definition.repeat, data: {} });
+      for (const schedule of wanted.filter(({ id }) => !held.has(id))) {
+        await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+        restored.push(schedule.id);
+      }
+    }
+    if (restored.length) this.log.warn({ schedules: restored }, 'recurring jobs missing from Redis registered again');
   }
 
   /** Registers the job's run-time schedules and drops those of it that Redis still holds from before. */
@@ -207,6 +254,9 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.scheduleCheck);
+    this.queueConnection.off('ready', this.onReady);
+    await this.repairing;
     await Promise.all(this.workers.map((worker) => this.closeWorker(worker)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }

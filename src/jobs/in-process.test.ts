@@ -1,4 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from './errors.ts';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from './errors.ts';
 import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -29,6 +29,7 @@ interface Schedule {
 /** Runs jobs inside this process (embedded mode): same processors, timers instead of Redis. */
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
+  readonly durable = false;
   private readonly schedules = new Map<string, Schedule>();
   /** Work under way, with the queue it belongs to. */
   private readonly running = new Map<Promise<void>, QueueName>();
@@ -59,6 +60,7 @@ export class InProcessJobRunner implements JobRunner {
     this.started = true;
     for (const schedule of this.schedules.values()) this.arm(schedule, nextRun(schedule.repeat));
     await this.reconcileSchedules();
+    for (const definition of this.definitions.values()) if (definition.runAtStart) await this.enqueue(definition.name, { atStart: true });
   }
 
   /** Always reachable: the schedules live in this process. */

@@ -27,6 +27,8 @@ export interface JobDefinition<Data = Record<string, unknown>> {
   description: string;
   /** A fixed recurrence, registered under the job's name. */
   repeat?: Repeat;
+  /** Also runs once when a process starts working the queues, with data `{ atStart: true }` (catch-up after a crash). */
+  runAtStart?: boolean;
   /**
    * Recurring instances read from the database at start: the runner registers these and drops any other
    * schedule of this job left from an earlier configuration. Later changes go through upsertSchedule/removeSchedule.
@@ -53,6 +55,8 @@ export interface SchedulerStatus {
 
 export interface JobRunner {
   readonly kind: 'in-process' | 'bullmq';
+  /** Whether an enqueued job outlives this process (on Redis), or is lost with it (in memory). */
+  readonly durable: boolean;
   /** Registers recurring jobs and, when this process works the queues, starts processing. */
   start(): Promise<void>;
   enqueue(name: string, data?: Record<string, unknown>, options?: { jobId?: string; delayMs?: number }): Promise<string>;

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { parseAllowList } from './allow-list.ts';
-import { createGuardedFetch, DestinationRefusedError, type Resolve } from './guarded-fetch.ts';
+import { HTTP_PORTS, parseAllowList } from './allow-list.ts';
+import { assertDestinationAllowed, createGuardedFetch, DestinationRefusedError, type Resolve } from './guarded-fetch.ts';
 
 /** Names the test resolver answers for itself (others, such as localhost, go to the system resolver). */
 const NAMES: Record<string, { address: string; family: number }[]> = {
@@ -118,32 +118,62 @@ describe('guarded fetch', () => {
   });
 
   it('reaches an allow-listed mirror by address, by CIDR and by name, following a redirect on the same host', async () => {
-    for (const entries of ['127.0.0.1', '127.0.0.0/8', '10.0.0.0/8, 127.0.0.0/30']) {
-      const response = await createGuardedFetch({ allowList: parseAllowList(entries), resolve })(`http://127.0.0.1:${port}/moved`);
+    for (const entries of [`127.0.0.1:${port}`, '127.0.0.0/8:*', `10.0.0.0/8, 127.0.0.0/30:${port}`]) {
+      const response = await createGuardedFetch({ allowList: parseAllowList(entries, HTTP_PORTS), resolve })(
+        `http://127.0.0.1:${port}/moved`,
+      );
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ type: 'bundle' });
     }
     // The socket goes to the address the guard checked: this name exists only in the test resolver.
-    const byName = createGuardedFetch({ allowList: parseAllowList('mirror.example'), resolve });
+    const byName = createGuardedFetch({ allowList: parseAllowList(`mirror.example:${port}`, HTTP_PORTS), resolve });
     expect(await (await byName(`http://mirror.example:${port}/bundle.json`)).json()).toEqual({ type: 'bundle' });
   });
 
   it('allows listed mirrors only: an address outside the list stays refused', async () => {
-    const mirrorOnly = createGuardedFetch({ allowList: parseAllowList('127.0.0.1, mirror.example'), resolve });
+    const mirrorOnly = createGuardedFetch({ allowList: parseAllowList('127.0.0.1, mirror.example', HTTP_PORTS), resolve });
     await expect(mirrorOnly('http://127.0.0.2/')).rejects.toBeInstanceOf(DestinationRefusedError);
     await expect(mirrorOnly('http://intranet.example/')).rejects.toBeInstanceOf(DestinationRefusedError);
     await expect(mirrorOnly('http://[::1]/')).rejects.toBeInstanceOf(DestinationRefusedError);
   });
 
+  it('admits a listed host on the ports its entry names: none means 80 and 443 only, so 127.0.0.1 does not open Redis', async () => {
+    const bare = createGuardedFetch({ allowList: parseAllowList('127.0.0.1, mirror.example', HTTP_PORTS), resolve });
+    for (const url of [
+      `http://127.0.0.1:${port}/bundle.json`,
+      'http://127.0.0.1:6379/',
+      `http://mirror.example:${port}/`,
+      'http://mirror.example:6379/',
+    ]) {
+      await expect(bare(url), url).rejects.toBeInstanceOf(DestinationRefusedError);
+    }
+    const named = createGuardedFetch({ allowList: parseAllowList(`127.0.0.1:${port}, [::1]:${port}`, HTTP_PORTS), resolve });
+    expect(await (await named(`http://127.0.0.1:${port}/bundle.json`)).json()).toEqual({ type: 'bundle' });
+    await expect(named('http://127.0.0.1:6379/')).rejects.toThrow('127.0.0.1 is not a public address');
+    await expect(named('http://[::1]:6379/')).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(
+      assertDestinationAllowed('http://127.0.0.1:6379/', { allowList: parseAllowList('127.0.0.1', HTTP_PORTS) }),
+    ).rejects.toThrow('127.0.0.1 is not a public address');
+    expect((await assertDestinationAllowed('http://127.0.0.1/', { allowList: parseAllowList('127.0.0.1', HTTP_PORTS) })).href).toBe(
+      'http://127.0.0.1/',
+    );
+  });
+
   it('refuses redirects to another host (a private address) and redirect loops', async () => {
-    const mirror = createGuardedFetch({ allowList: parseAllowList('127.0.0.1'), resolve });
+    const mirror = createGuardedFetch({ allowList: parseAllowList('127.0.0.1:*', HTTP_PORTS), resolve });
     await expect(mirror(`http://127.0.0.1:${port}/to-metadata`)).rejects.toThrow('redirect from 127.0.0.1 to another host');
     await expect(mirror(`http://127.0.0.1:${port}/to-localhost`)).rejects.toThrow('redirect from 127.0.0.1 to another host');
     await expect(mirror(`http://127.0.0.1:${port}/loop`)).rejects.toThrow('more than 5 redirects');
   });
 
   it('refuses a malformed allow-list entry at start-up', () => {
-    expect(() => parseAllowList('mirror.internal, 10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a valid CIDR');
+    expect(() => parseAllowList('mirror.internal, 10.0.0.0/33', HTTP_PORTS)).toThrow('"10.0.0.0/33" is not a valid CIDR');
+    for (const entry of ['127.0.0.1:0', '127.0.0.1:65536', 'mirror.internal:http', '[::1]:', '[::1]:-1']) {
+      expect(() => parseAllowList(entry, HTTP_PORTS), entry).toThrow(`"${entry}" names no valid port (1-65535 or *)`);
+    }
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:6379x' })).toThrow(
+      'WEBHOOK_ALLOWED_HOSTS: "127.0.0.1:6379x" names no valid port',
+    );
     expect(() => loadConfig({ SOURCE_ALLOWED_HOSTS: 'mirror_internal' })).toThrow(
       'SOURCE_ALLOWED_HOSTS: "mirror_internal" is neither a host name',
     );

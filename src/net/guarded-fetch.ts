@@ -1,17 +1,10 @@
-import { lookup as systemLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
-import { DomainError } from '../errors.ts';
+import type { Agent, buildConnector, RequestInit, Response } from 'undici';
 import { EMPTY_ALLOW_LIST, isPublicUnicast, parseAddress, type HostAllowList } from './allow-list.ts';
+import { allowedAddresses, DestinationRefusedError, isAllowedAddress, type Resolve, systemResolve } from './destinations.ts';
 
-/** An outgoing request went, or would have gone, somewhere it may not: a non-public address, another host, a bad scheme. */
-export class DestinationRefusedError extends DomainError {
-  override readonly status = 400;
-  override readonly code = 'DESTINATION_NOT_ALLOWED';
-}
-
-/** Resolves a host name to every address it has (the system resolver by default; tests substitute their own). */
-export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
+export { DestinationRefusedError, type Resolve } from './destinations.ts';
 
 export interface GuardedFetchOptions {
   /** Internal hosts that may be reached although they are not public unicast addresses. */
@@ -26,25 +19,17 @@ export type GuardedFetch = (url: string | URL, init?: Omit<RequestInit, 'dispatc
 export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const systemResolve: Resolve = (hostname) =>
-  new Promise((resolve, reject) =>
-    systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
-  );
-
-const allowedAddress = (allowList: HostAllowList, address: string) => {
-  const parsed = parseAddress(address);
-  return parsed !== null && (isPublicUnicast(parsed) || allowList.allowsAddress(address));
-};
+/** The port a URL connects to. */
+const portOf = (url: URL | { protocol: string; port: string }) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /**
- * The connector's name lookup: resolves once, keeps only allowed addresses and hands exactly those to the socket,
- * so the connection goes to a checked address and a second, rebound DNS answer is never asked for.
+ * The connector's name lookup for one port: resolves once, keeps only allowed addresses and hands exactly those to
+ * the socket, so the connection goes to a checked address and a second, rebound DNS answer is never asked for.
  */
-function guardedLookup(allowList: HostAllowList, resolve: Resolve): LookupFunction {
+function guardedLookup(allowList: HostAllowList, port: number, resolve: Resolve): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const allowed = allowList.allowsHost(hostname) ? addresses : addresses.filter(({ address }) => allowedAddress(allowList, address));
+    allowedAddresses(hostname, port, allowList, resolve).then(
+      (allowed) => {
         const wanted = options.family === 4 || options.family === 6 ? allowed.filter(({ family }) => family === options.family) : allowed;
         if (!wanted.length) {
           callback(new DestinationRefusedError(`${hostname} resolves to no public address`), '', 0);
@@ -59,13 +44,27 @@ function guardedLookup(allowList: HostAllowList, resolve: Resolve): LookupFuncti
   };
 }
 
+/** undici's connector, with the guarded lookup of the port each connection goes to (allow-list entries name ports). */
+function guardedConnector(build: typeof buildConnector, allowList: HostAllowList, resolve: Resolve): buildConnector.connector {
+  const connectors = new Map<number, buildConnector.connector>();
+  return (options, callback) => {
+    const port = portOf({ protocol: options.protocol, port: String(options.port ?? '') });
+    let connector = connectors.get(port);
+    if (!connector) {
+      connector = build({ lookup: guardedLookup(allowList, port, resolve) });
+      connectors.set(port, connector);
+    }
+    return connector(options, callback);
+  };
+}
+
 /** The URL if it may be requested as it is: http(s), and an address literal only when it is public or listed. */
 function checkedUrl(url: URL, allowList: HostAllowList): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new DestinationRefusedError(`only http and https URLs may be fetched, not ${url.protocol}`);
   // WHATWG parsing has already rewritten numeric forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted decimal.
   const literal = parseAddress(url.hostname);
-  if (literal && !isPublicUnicast(literal) && !allowList.allowsHost(url.hostname)) {
+  if (literal && !isPublicUnicast(literal) && !allowList.allowsHost(url.hostname, portOf(url))) {
     throw new DestinationRefusedError(`${url.hostname} is not a public address`);
   }
   return url;
@@ -88,14 +87,14 @@ export async function assertDestinationAllowed(
   }
   checkedUrl(url, allowList);
   if (url.username || url.password) throw new DestinationRefusedError('credentials in the URL are not allowed');
-  if (parseAddress(url.hostname) || allowList.allowsHost(url.hostname)) return url;
+  if (parseAddress(url.hostname) || allowList.allowsHost(url.hostname, portOf(url))) return url;
   let addresses: LookupAddress[];
   try {
     addresses = await (options.resolve ?? systemResolve)(url.hostname);
   } catch {
     throw new DestinationRefusedError(`${url.hostname} does not resolve`);
   }
-  const refused = addresses.find(({ address }) => !allowedAddress(allowList, address));
+  const refused = addresses.find(({ address }) => !isAllowedAddress(allowList, address, portOf(url)));
   if (!addresses.length || refused) {
     throw new DestinationRefusedError(`${url.hostname} resolves to ${refused ? 'a non-public address' : 'nothing'}`);
   }
@@ -119,9 +118,16 @@ function refusalIn(error: unknown): DestinationRefusedError | null {
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
   const allowList = options.allowList ?? EMPTY_ALLOW_LIST;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup(allowList, options.resolve ?? systemResolve) } });
+  // undici is loaded at the first fetch: most processes never fetch a configured URL.
+  let client: Promise<{ fetch: typeof import('undici').fetch; dispatcher: Agent }> | undefined;
+  const undici = () =>
+    (client ??= import('undici').then(({ Agent, buildConnector, fetch }) => ({
+      fetch,
+      dispatcher: new Agent({ connect: guardedConnector(buildConnector, allowList, options.resolve ?? systemResolve) }),
+    })));
   return async (input, init = {}) => {
     let url = checkedUrl(new URL(input), allowList);
+    const { fetch, dispatcher } = await undici();
     for (let redirects = 0; ; redirects++) {
       let response: Response;
       try {

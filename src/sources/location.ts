@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
-import { parseAllowList } from '../net/allow-list.ts';
+import { HTTP_PORTS, parseAllowList } from '../net/allow-list.ts';
 import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../net/guarded-fetch.ts';
 
 /**
@@ -37,7 +37,7 @@ const fetchers = new Map<string, GuardedFetch>();
 function sourceFetch(access: SourceAccess): GuardedFetch {
   let fetcher = fetchers.get(access.SOURCE_ALLOWED_HOSTS);
   if (!fetcher) {
-    fetcher = createGuardedFetch({ allowList: parseAllowList(access.SOURCE_ALLOWED_HOSTS) });
+    fetcher = createGuardedFetch({ allowList: parseAllowList(access.SOURCE_ALLOWED_HOSTS, HTTP_PORTS) });
     fetchers.set(access.SOURCE_ALLOWED_HOSTS, fetcher);
   }
   return fetcher;

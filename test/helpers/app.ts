@@ -58,16 +58,16 @@ export interface TestApp {
 
 /**
  * A real service on a random port: its own Postgres database (cloned from the migrated template), Redis with
- * its own key prefix, jobs and event bus on Redis. `env` overrides configuration variables.
+ * its own key prefix, jobs and event bus on Redis. `env` overrides configuration variables. With `embedded`, the
+ * embedded engines instead, in this process: PGlite in a fresh data directory, in-process jobs and events.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(env: Record<string, string> = {}, { embedded = false } = {}): Promise<TestApp> {
+  const database = embedded ? null : await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'violet-test-'));
   const prefix = `violet-test-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL,
+    ...(database ? { DATABASE_URL: database.url, REDIS_URL } : {}),
     REDIS_PREFIX: prefix,
     JWT_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
@@ -148,10 +148,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await new Promise((resolve) => app.server.close(resolve));
-      const keys = await services.redis!.keys(`${prefix}:*`);
+      const keys = (await services.redis?.keys(`${prefix}:*`)) ?? [];
       if (keys.length) await services.redis!.del(...keys);
       await services.close();
-      await database.drop();
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,8 +6,8 @@ import { extname } from 'node:path';
 /** A file's body, or `undefined` (or `null`) for 404. */
 export type ServedFile = Buffer | Uint8Array | string | undefined | null;
 
-/** The environment that lets an app fetch sources from these servers: 127.0.0.1 is refused unless allow-listed. */
-export const FILE_SERVER_ENV = { SOURCE_ALLOWED_HOSTS: '127.0.0.1' } as const;
+/** The environment that lets an app fetch sources from these servers (any port): 127.0.0.1 is refused unless allow-listed. */
+export const FILE_SERVER_ENV = { SOURCE_ALLOWED_HOSTS: '127.0.0.1:*' } as const;
 
 export interface FileServerOptions {
   /** The content type of every file; by default, one for the path's extension. */

@@ -41,6 +41,8 @@ export interface AnswerOptions {
   signResponse?: boolean;
   /** Another key than the IdP's (a forger's). */
   signWith?: SigningKeys;
+  /** The signature and digest algorithm (default SHA-256). */
+  hash?: 'sha256' | 'sha1';
   /** Edits the XML after signing (tampering, signature wrapping). */
   tamper?: (xml: string) => string;
 }
@@ -54,28 +56,35 @@ export interface AuthnRequest {
   relayState: string | null;
 }
 
-const SIGNATURE = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const ALGORITHMS = {
+  sha256: { signature: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', digest: 'http://www.w3.org/2001/04/xmlenc#sha256' },
+  sha1: { signature: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1', digest: 'http://www.w3.org/2000/09/xmldsig#sha1' },
+};
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
-const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 
 const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const newId = () => `_${randomBytes(16).toString('hex')}`;
 const instant = (date: Date) => date.toISOString();
 
 /**
- * Signs the element `localName` (the first one in the document) with an enveloped exc-c14n RSA-SHA256 signature
- * placed right after its Issuer, as identity providers do.
+ * Signs the element `localName` (the first one in the document) with an enveloped exc-c14n RSA-SHA256 (or SHA-1)
+ * signature placed right after its Issuer, as identity providers do.
  */
-export function signElement(xml: string, localName: 'Assertion' | 'Response', keys: SigningKeys): string {
+export function signElement(
+  xml: string,
+  localName: 'Assertion' | 'Response',
+  keys: SigningKeys,
+  hash: 'sha256' | 'sha1' = 'sha256',
+): string {
   const signer = new SignedXml({
     privateKey: keys.privateKey,
     publicCert: keys.cert,
-    signatureAlgorithm: SIGNATURE,
+    signatureAlgorithm: ALGORITHMS[hash].signature,
     canonicalizationAlgorithm: EXC_C14N,
   });
   const element = `//*[local-name(.)='${localName}']`;
-  signer.addReference({ xpath: element, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: SHA256 });
+  signer.addReference({ xpath: element, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: ALGORITHMS[hash].digest });
   signer.computeSignature(xml, { prefix: 'ds', location: { reference: `${element}/*[local-name(.)='Issuer']`, action: 'after' } });
   return signer.getSignedXml();
 }
@@ -161,8 +170,8 @@ export class TestIdp {
       `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${instant(new Date(now))}" Destination="${xmlEscape(options.destination ?? sp.acsUrl)}"${inResponseTo}>` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
       '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
-      `${options.signAssertion === false ? assertion : signElement(assertion, 'Assertion', keys)}</samlp:Response>`;
-    if (options.signResponse !== false) xml = signElement(xml, 'Response', keys);
+      `${options.signAssertion === false ? assertion : signElement(assertion, 'Assertion', keys, options.hash)}</samlp:Response>`;
+    if (options.signResponse !== false) xml = signElement(xml, 'Response', keys, options.hash);
     return options.tamper ? options.tamper(xml) : xml;
   }
 

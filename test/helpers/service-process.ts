@@ -5,6 +5,9 @@ import { createServer, type AddressInfo } from 'node:net';
 /** Generous: the suite runs test files in parallel on two cores, and a loaded machine starts slowly. */
 export const STARTUP_BUDGET_MS = 90_000;
 export const ADMIN_PASSWORD = 'a long enough admin passphrase';
+/** The built entry points (`npm start`, `npm run worker`). */
+export const API_ENTRY = 'dist/src/main.js';
+export const WORKER_ENTRY = 'dist/workers/main.js';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -37,15 +40,17 @@ export interface ServiceProcess {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
   output(): string;
   login(): Promise<string>;
-  api(method: string, path: string, token?: string): Promise<{ status: number; body: any }>;
+  /** A REST call under /api/v1, with a JSON body when one is given. */
+  api(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
 /**
- * `node --import tsx src/main.ts` as a child process on a free port, outside NODE_ENV=test (as in production), without Redis
- * unless `env` gives one, with ADMIN_PASSWORD set; resolves once it answers its health check, or (a process
- * without HTTP, such as the worker) once its output matches `ready`.
+ * The built service (`node dist/src/main.js`, what `npm start` runs; the global setup builds dist/ when stale) as a
+ * child process on a free port, outside NODE_ENV=test (as in production), without Redis unless `env` gives one,
+ * with ADMIN_PASSWORD set; resolves once it answers its health check, or (a process without HTTP, such as the
+ * worker, `WORKER_ENTRY`) once its output matches `ready`.
  */
-export async function startServiceProcess(env: Record<string, string>, script = 'src/main.ts', ready?: RegExp): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string>, script = API_ENTRY, ready?: RegExp): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
@@ -59,8 +64,8 @@ export async function startServiceProcess(env: Record<string, string>, script = 
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']) delete childEnv[name];
   Object.assign(childEnv, env);
-  // One process (the tsx CLI would run the service in a child of its own, which a SIGKILL of the parent leaves alive).
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself, as supervisors run it: npm would put a parent between the test and the service.
+  const child = spawn(process.execPath, [script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -68,8 +73,10 @@ export async function startServiceProcess(env: Record<string, string>, script = 
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const output = () => `\n--- stdout ---\n${stdout.slice(-6_000)}\n--- stderr ---\n${stderr.slice(-6_000)}`;
 
-  const api = async (method: string, path: string, token?: string) => {
-    const response = await fetch(`${base}/api/v1${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const api = async (method: string, path: string, token?: string, body?: unknown) => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };

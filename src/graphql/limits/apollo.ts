@@ -1,18 +1,33 @@
 import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
+import { oneExecutionStop } from './errors.ts';
+import { introspectionRefusal } from './introspection.ts';
 import { costError, limitRules, type GraphqlLimits } from './rules.ts';
 
 /**
  * Apollo's share of the limits: the token limit at parse, depth and aliases at validation (cacheable: they depend on
- * the document only) and the cost once the operation and its variables are known, before any resolver runs.
+ * the document only), introspection by the caller and the cost once the operation and its variables are known, before any resolver runs; an
+ * operation the execution guard stopped is answered with its one error and status.
  */
-export function apolloLimits<TContext extends BaseContext>(schema: GraphQLSchema, limits: GraphqlLimits) {
+export function apolloLimits<TContext extends BaseContext & { auth: { principal: unknown } }>(
+  schema: GraphQLSchema,
+  limits: GraphqlLimits,
+) {
   const costCheck: ApolloServerPlugin<TContext> = {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, request, operationName }) {
-          const error = costError(schema, document, limits, { variables: request.variables, operationName });
+        async didResolveOperation({ document, request, operationName, contextValue }) {
+          const error =
+            introspectionRefusal(schema, document, limits.introspection, Boolean(contextValue.auth.principal)) ??
+            costError(schema, document, limits, { variables: request.variables, operationName });
           if (error) throw error;
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+          const { errors, stop } = oneExecutionStop(response.body.singleResult.errors);
+          if (!stop) return;
+          response.body.singleResult.errors = errors;
+          response.http.status = Number(stop.extensions?.status);
         },
       };
     },

@@ -7,6 +7,10 @@ export const LIMIT_CODES = {
   depth: 'QUERY_TOO_DEEP',
   aliases: 'TOO_MANY_ALIASES',
   size: 'QUERY_TOO_LARGE',
+  answer: 'ANSWER_TOO_LARGE',
+  timeout: 'QUERY_TIMEOUT',
+  introspection: 'INTROSPECTION_DISABLED',
+  subscriptions: 'TOO_MANY_SUBSCRIPTIONS',
 } as const;
 
 export type LimitCode = (typeof LIMIT_CODES)[keyof typeof LIMIT_CODES];
@@ -43,4 +47,17 @@ export function tokenLimitErrorFrom(error: unknown): QueryLimitError | null {
   return match
     ? new QueryLimitError(LIMIT_CODES.size, `The document has more than ${match[1]} tokens`, { max_tokens: Number(match[1]) })
     : null;
+}
+
+const EXECUTION_STOPS = new Set<string>([LIMIT_CODES.answer, LIMIT_CODES.timeout]);
+
+/**
+ * An operation stopped by the execution guard reports it once: every field still pending when it stopped raises
+ * the same refusal. Other errors are kept.
+ */
+export function oneExecutionStop<T extends { extensions?: { code?: unknown } }>(errors: readonly T[]): { errors: T[]; stop?: T } {
+  const stop = errors.find((error) => EXECUTION_STOPS.has(String(error.extensions?.code)));
+  return stop
+    ? { errors: [stop, ...errors.filter((error) => !EXECUTION_STOPS.has(String(error.extensions?.code)))], stop }
+    : { errors: [...errors] };
 }

@@ -5,6 +5,7 @@ import { validate, type DocumentNode, type GraphQLError, type GraphQLSchema, typ
 import type { Config } from '../../config.ts';
 import { WORST_CASE } from '../cost.ts';
 import { LIMIT_CODES, limitGraphqlError, QueryLimitError } from './errors.ts';
+import type { IntrospectionPolicy } from './introspection.ts';
 import { placeholderVariables } from './placeholders.ts';
 
 /** The bounds every GraphQL document must stay within, whatever way it arrives. */
@@ -13,6 +14,7 @@ export interface GraphqlLimits {
   maxDepth: number;
   maxAliases: number;
   maxTokens: number;
+  introspection: IntrospectionPolicy;
 }
 
 export function graphqlLimitsOf(config: Config): GraphqlLimits {
@@ -21,6 +23,7 @@ export function graphqlLimitsOf(config: Config): GraphqlLimits {
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxAliases: config.GRAPHQL_MAX_ALIASES,
     maxTokens: config.GRAPHQL_MAX_TOKENS,
+    introspection: config.GRAPHQL_INTROSPECTION,
   };
 }
 
@@ -87,7 +90,11 @@ export function costError(
   limits: GraphqlLimits,
   input: CostInput = {},
 ): GraphQLError | null {
-  const cost = operationCost(schema, document, input);
+  return costRefusal(operationCost(schema, document, input), limits);
+}
+
+/** The refusal of an operation costing `cost`, or null when it is within the limit (or unknown: execution reports why). */
+export function costRefusal(cost: number | null, limits: GraphqlLimits): GraphQLError | null {
   if (cost === null || cost <= limits.maxCost) return null;
   return limitGraphqlError(
     new QueryLimitError(

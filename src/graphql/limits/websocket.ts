@@ -11,8 +11,10 @@ import {
 } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { ServerOptions, VerifyClientCallbackAsync, WebSocket } from 'ws';
-import { costError, limitRules, type GraphqlLimits } from './rules.ts';
+import { costRefusal, limitRules, operationCost, type GraphqlLimits } from './rules.ts';
 import { tokenLimitErrorFrom, limitGraphqlError } from './errors.ts';
+import { introspectionRefusal } from './introspection.ts';
+import type { SubscriptionCaps } from './subscriptions.ts';
 
 export interface ConnectionLimits {
   maxPayload: number;
@@ -76,12 +78,22 @@ export class WebSocketCaps {
 }
 
 /**
- * graphql-ws `onSubscribe`: the same token, depth, alias and cost limits as over HTTP, checked before execution.
- * Returns the execution arguments (the context is added by graphql-ws) or the errors to send.
+ * graphql-ws `onSubscribe`: the same token, depth, alias, introspection and cost limits as over HTTP, checked before
+ * execution, then a place within the socket's and its user's subscription caps. Returns the execution arguments (the
+ * context is added by graphql-ws) or the errors to send.
  */
-export function subscribeWithinLimits(schema: GraphQLSchema, limits: GraphqlLimits, extraRules: readonly ValidationRule[] = []) {
+export function subscribeWithinLimits(
+  schema: GraphQLSchema,
+  limits: GraphqlLimits,
+  caps: SubscriptionCaps,
+  extraRules: readonly ValidationRule[] = [],
+) {
   const rules = [...specifiedRules, ...limitRules(limits), ...extraRules];
-  return (_ctx: unknown, _id: string, payload: SubscribePayload): Omit<ExecutionArgs, 'contextValue'> | readonly GraphQLError[] => {
+  return (
+    ctx: { extra: { socket: object } },
+    id: string,
+    payload: SubscribePayload,
+  ): Omit<ExecutionArgs, 'contextValue'> | readonly GraphQLError[] => {
     let document: DocumentNode;
     try {
       document = parse(payload.query, { maxTokens: limits.maxTokens });
@@ -93,8 +105,12 @@ export function subscribeWithinLimits(schema: GraphQLSchema, limits: GraphqlLimi
     }
     const problems = validate(schema, document, rules);
     if (problems.length) return problems;
-    const tooCostly = costError(schema, document, limits, { variables: payload.variables, operationName: payload.operationName });
-    if (tooCostly) return [tooCostly];
+    const { socket } = ctx.extra;
+    const hidden = introspectionRefusal(schema, document, limits.introspection, caps.signedIn(socket));
+    if (hidden) return [hidden];
+    const cost = operationCost(schema, document, { variables: payload.variables, operationName: payload.operationName });
+    const refusal = costRefusal(cost, limits) ?? caps.admit(socket, id, cost ?? 0);
+    if (refusal) return [refusal];
     return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
   };
 }

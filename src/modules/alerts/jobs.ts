@@ -44,7 +44,11 @@ export const detectionOperationsJobs: JobDefinition[] = [
     queue: QueueName.maintenance,
     description: 'Evaluate every enabled alert rule (expiries happen with time, not with events)',
     repeat: { every: 15 * 60_000 },
-    async run(_data, services) {
+    // Evaluations queued in memory die with their process: a process that starts catches up on any it missed.
+    runAtStart: true,
+    async run(data, services) {
+      if (data.atStart && services.jobs.durable) return { fired: 0 };
+      if (!(await services.prisma.alertRule.findFirst({ where: { enabled: true }, select: { id: true } }))) return { fired: 0 };
       const result = await evaluateRules(services, SYSTEM_ACTOR);
       return { fired: result.fired };
     },

@@ -50,8 +50,10 @@ export async function revokeApiKey(services: Services, principal: Principal, id:
     const apiKey = await uow.tx.apiKey.findUnique({ where: { id }, select: { id: true, userId: true, name: true, revokedAt: true } });
     if (!apiKey) throw new NotFoundError('API key', id);
     assertMayRevoke(principal, apiKey);
-    if (apiKey.revokedAt) return uow.tx.apiKey.findUniqueOrThrow({ ...query, where: { id } });
-    const revoked = await uow.tx.apiKey.update({ ...query, where: { id }, data: { revokedAt: new Date() } });
+    // Only while not revoked: a concurrent revocation that won keeps its time, and only it is audited.
+    const { count } = await uow.tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+    const revoked = await uow.tx.apiKey.findUniqueOrThrow({ ...query, where: { id } });
+    if (!count) return revoked;
     await uow.audit({
       action: 'revoke_api_key',
       entityType: 'api_key',

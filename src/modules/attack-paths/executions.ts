@@ -11,6 +11,7 @@ import { isUuid, page, parseInput } from '../../validation.ts';
 import { EmptyAttackPathError, ExecutionNotAllowedError, invalidExecutionTransition } from './errors.ts';
 import { EXECUTION_STATES, executionTransitionFor, statusesWhere, type ExecutionAction } from './state-machine.ts';
 import { assertAttackPathId, lockAttackPath } from './store.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 export type ExecutionQuery = { select?: Prisma.AttackPathExecutionSelect; include?: Prisma.AttackPathExecutionInclude };
 
@@ -108,8 +109,7 @@ export function createExecution(services: Services, principal: Principal, pathId
 /** Locks the execution row and re-reads it: its transitions and recordings run one after the other. */
 export async function lockExecution(uow: UnitOfWork, id: string): Promise<AttackPathExecution> {
   assertExecutionId(id);
-  const locked = await uow.tx.$queryRaw<{ id: string }[]>`SELECT id FROM attack_path_executions WHERE id = ${id}::uuid FOR UPDATE`;
-  if (!locked.length) throw new NotFoundError('Attack path execution', id);
+  if (!(await lockRow(uow.tx, 'attack_path_executions', id))) throw new NotFoundError('Attack path execution', id);
   return uow.tx.attackPathExecution.findUniqueOrThrow({ where: { id } });
 }
 

@@ -6,6 +6,7 @@ import { AttackStepExpectation } from '../../generated/prisma/enums.ts';
 import type { AttackPath } from '../../generated/prisma/client.ts';
 import { isUuid, uuid } from '../../validation.ts';
 import { assertTemplates, resolveTechniques, techniqueRef } from './references.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 export type AttackPathQuery = { select?: Prisma.AttackPathSelect; include?: Prisma.AttackPathInclude };
 
@@ -33,11 +34,7 @@ export function assertAttackPathId(id: string): void {
  */
 export async function lockAttackPath(uow: UnitOfWork, id: string, mode: 'update' | 'share' = 'update'): Promise<AttackPath> {
   assertAttackPathId(id);
-  const locked =
-    mode === 'update'
-      ? await uow.tx.$queryRaw<{ id: string }[]>`SELECT id FROM attack_paths WHERE id = ${id}::uuid FOR UPDATE`
-      : await uow.tx.$queryRaw<{ id: string }[]>`SELECT id FROM attack_paths WHERE id = ${id}::uuid FOR SHARE`;
-  if (!locked.length) throw new NotFoundError('Attack path', id);
+  if (!(await lockRow(uow.tx, 'attack_paths', id, mode))) throw new NotFoundError('Attack path', id);
   return uow.tx.attackPath.findUniqueOrThrow({ where: { id } });
 }
 

@@ -1,7 +1,25 @@
 import { anyone, signedIn } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { principalOf } from '../../graphql/context.ts';
+import { Roles, type Role } from '../../auth/roles.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
+import { RoleEnum } from '../users/types.ts';
 import * as auth from './service.ts';
+
+interface RoleSet {
+  name: string;
+  roles: readonly Role[];
+}
+
+const ROLE_SETS: RoleSet[] = Object.entries(Roles).map(([name, roles]) => ({ name, roles }));
+
+const RoleSetType = builder.objectRef<RoleSet>('RoleSet').implement({
+  description: "A named set of roles the service's access rules use (e.g. admin, leads, red), so that clients never copy them.",
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    roles: t.field({ type: [RoleEnum], resolve: (set) => [...set.roles] }),
+  }),
+});
 
 const SessionType = builder.objectRef<auth.Session>('Session').implement({
   description: 'A signed session token (JWT) to send as `Authorization: Bearer <accessToken>`.',
@@ -20,6 +38,13 @@ const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
 });
 
 builder.queryFields((t) => ({
+  roleSets: t.field({
+    type: [RoleSetType],
+    description: 'The named role sets of the access rules, e.g. to show a page only to the roles the server lets through.',
+    authScopes: signedIn,
+    complexity: cappedListCost(ROLE_SETS.length),
+    resolve: () => ROLE_SETS,
+  }),
   me: t.prismaField({
     type: 'User',
     description: 'The signed-in user (also while a password change is pending).',

@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/access.ts';
 import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { event } from '../../events/bus.ts';
-import { InvalidCredentialsError, ValidationError } from '../../errors.ts';
+import { ConflictError, InvalidCredentialsError, ValidationError } from '../../errors.ts';
 import { AuthSource } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
@@ -113,10 +113,13 @@ export async function changePassword(services: Services, principal: Principal, i
   if (newPassword === currentPassword) throw new ValidationError('newPassword', 'must differ from the current password');
   const passwordHash = await hashPassword(newPassword);
   const updated = await inTransaction(services, principal, async (uow) => {
-    const changed = await uow.tx.user.update({
-      where: { id: user.id },
+    // Only while the password checked above is still the stored one: of two concurrent changes, one wins.
+    const { count } = await uow.tx.user.updateMany({
+      where: { id: user.id, passwordHash: user.passwordHash },
       data: { passwordHash, mustChangePassword: false, passwordChangedAt: new Date(), sessionVersion: { increment: 1 } },
     });
+    if (!count) throw new ConflictError('The password was changed meanwhile; sign in with the new one');
+    const changed = await uow.tx.user.findUniqueOrThrow({ where: { id: user.id } });
     await uow.audit({ action: 'change_password', entityType: 'user', entityId: user.id });
     uow.emit('user.changed', { userId: user.id, change: 'password_changed' });
     return changed;

@@ -3,6 +3,7 @@ import type { Prisma } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Campaign, CampaignStatus } from '../../generated/prisma/client.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 export type CampaignQuery = { select?: Prisma.CampaignSelect; include?: Prisma.CampaignInclude };
 
@@ -32,8 +33,7 @@ export interface LockedCampaign {
 /** Locks the campaign row (SELECT … FOR UPDATE) and re-reads it: changes of one campaign run one after the other. */
 export async function lockCampaign(uow: UnitOfWork, id: string): Promise<LockedCampaign> {
   assertCampaignId(id);
-  const locked = await uow.tx.$queryRaw<{ id: string }[]>`SELECT id FROM campaigns WHERE id = ${id}::uuid FOR UPDATE`;
-  if (!locked.length) throw new NotFoundError('Campaign', id);
+  if (!(await lockRow(uow.tx, 'campaigns', id))) throw new NotFoundError('Campaign', id);
   const campaign = await uow.tx.campaign.findUniqueOrThrow({ where: { id } });
   const last = await uow.tx.campaignEvent.findFirst({ where: { campaignId: id }, orderBy: { at: 'desc' }, select: { at: true } });
   return historyOf(uow, campaign, last?.at);

@@ -6,8 +6,20 @@ import { z } from 'zod';
 export const MIN_SCHEDULE_INTERVAL_MS = 3_600_000;
 const CRON_MACRO = /^@(yearly|annually|monthly|weekly|daily|midnight|hourly)$/;
 
+const checkedSchedules = new Map<string, string | null>();
+
 /** Why `pattern` is not an acceptable schedule, or null: 5 cron fields (or a macro), UTC, at most hourly. */
 export function scheduleProblem(pattern: string): string | null {
+  // Remembered per pattern: walking 30 occurrences costs tens of milliseconds, and every start checks each source's.
+  let problem = checkedSchedules.get(pattern);
+  if (problem === undefined) {
+    if (checkedSchedules.size >= 100) checkedSchedules.clear();
+    checkedSchedules.set(pattern, (problem = findScheduleProblem(pattern)));
+  }
+  return problem;
+}
+
+function findScheduleProblem(pattern: string): string | null {
   if (!CRON_MACRO.test(pattern) && pattern.split(/\s+/).length !== 5) {
     return 'must be a cron expression with 5 fields (minute hour day-of-month month day-of-week, UTC) or null';
   }

@@ -19,7 +19,11 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const app = useTestApp(() => ({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SMTP_URL: smtp.url, EMAIL_FROM: 'violet@example.test' }));
+const app = useTestApp(() => ({
+  WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${new URL(receiver.url).port}`,
+  SMTP_URL: smtp.url,
+  EMAIL_FROM: 'violet@example.test',
+}));
 let t: Team;
 beforeAll(async () => {
   t = await team(app);

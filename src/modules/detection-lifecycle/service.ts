@@ -246,10 +246,14 @@ export async function invalidateValidation(
 ) {
   const { reason } = parseInput(invalidateSchema, input);
   return inTransaction(services, principal, async (uow) => {
-    const validation = await uow.tx.detectionValidation.findUnique({ where: { id }, select: { invalidatedAt: true, techniqueId: true } });
+    const validation = await uow.tx.detectionValidation.findUnique({ where: { id }, select: { techniqueId: true } });
     if (!validation) throw new NotFoundError('Detection validation', id);
-    if (validation.invalidatedAt) throw new ConflictError('The validation is already invalidated');
-    await uow.tx.detectionValidation.update({ where: { id }, data: { invalidatedAt: new Date(), invalidatedReason: reason } });
+    // Only while still valid: of two concurrent invalidations, the second finds nothing left to update.
+    const { count } = await uow.tx.detectionValidation.updateMany({
+      where: { id, invalidatedAt: null },
+      data: { invalidatedAt: new Date(), invalidatedReason: reason },
+    });
+    if (!count) throw new ConflictError('The validation is already invalidated');
     await uow.audit({ action: 'invalidate_detection_validation', entityType: 'detection_validation', entityId: id, details: { reason } });
     uow.emit('detection.changed', { techniqueIds: [validation.techniqueId], reason: 'invalidated' });
     return uow.tx.detectionValidation.findUniqueOrThrow({ ...query, where: { id } });

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost } from '../../graphql/cost.ts';
+import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { DetectionAssetKind, DetectionAssetStatus } from '../../generated/prisma/enums.ts';
 import { UserSummaryType } from '../users/types.ts';
 import type { ConfidenceRow } from './confidence.ts';
@@ -111,6 +111,7 @@ export const LifecycleDashboardType = builder.objectRef<LifecycleDashboard>('Det
     techniques: t.field({
       type: [ConfidenceType],
       description: 'Lowest confidence first (one page).',
+      complexity: pageItemsCost,
       resolve: (dashboard) => dashboard.techniques,
     }),
     total: t.exposeInt('total', { description: 'Techniques with a linked asset or a validation.' }),

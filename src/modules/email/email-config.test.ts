@@ -153,9 +153,10 @@ describe('e-mail settings', () => {
       { input: { smtpUsername: 'graph-user', fromAddress: 'graph@violet.example' } },
       token,
     );
+    // Another user name without a password: SMTP_URL's password stays with SMTP_URL's user.
     expect(updated.data?.updateEmailConfig).toEqual({
       smtpUsername: 'graph-user',
-      smtpPasswordSet: true,
+      smtpPasswordSet: false,
       fromAddress: 'graph@violet.example',
     });
     const rest = await app.api('GET', '/system/email-config', { token });
@@ -172,7 +173,7 @@ describe('test e-mail', () => {
     const sent = await emailTest(undefined, caller.token);
     expect(sent).toMatchObject({
       status: 200,
-      body: { delivered: true, detail: expect.stringMatching(/^250/), to: 'ops-admin@violet.example' },
+      body: { delivered: true, outcome: 'delivered', detail: 'The SMTP server accepted the message', to: 'ops-admin@violet.example' },
     });
     // Sent within the request: it has arrived when the answer comes.
     const [mail] = smtp.to('ops-admin@violet.example');
@@ -199,28 +200,35 @@ describe('test e-mail', () => {
     expect(smtp.logins.slice(logins + 1)).toEqual([{ username: 'mailer', password: 'mailer pw 2' }]);
     expect(smtp.to('someone@elsewhere.example').map((mail) => mail.user)).toEqual(['env-user', 'mailer']);
 
-    // An empty user name turns authentication off, although SMTP_URL names a user.
+    // An empty user name turns authentication off, although SMTP_URL names a user; SMTP_URL's password is for its user only.
     await patch({ smtp_username: '', smtp_password: null });
     expect((await app.api('GET', '/system/email-config', await admin())).body).toMatchObject({
       smtp_username: null,
-      smtp_password_set: true,
+      smtp_password_set: false,
     });
     expect((await emailTest({ to: 'someone@elsewhere.example' })).body.delivered).toBe(true);
     expect(smtp.logins).toHaveLength(logins + 2);
     await patch({ smtp_username: null });
   });
 
-  it("answers delivered false with the server's refusal, and with the network error while the server is down, never a 500", async () => {
+  it("answers delivered false in Violet's words when the server refuses or is down, never the server's text, never a 500", async () => {
     smtp.reject(550, 'Mailbox unavailable for policy reasons', 1);
     const refused = await emailTest({ to: 'refused@elsewhere.example' });
-    expect(refused).toMatchObject({ status: 200, body: { delivered: false, to: 'refused@elsewhere.example' } });
-    expect(refused.body.detail).toMatch(/550 Mailbox unavailable for policy reasons/);
+    expect(refused).toMatchObject({
+      status: 200,
+      body: {
+        delivered: false,
+        outcome: 'rejected',
+        detail: 'The SMTP server rejected the message (SMTP 550)',
+        to: 'refused@elsewhere.example',
+      },
+    });
 
     await smtp.stop();
     try {
       const down = await emailTest({ to: 'down@elsewhere.example' });
-      expect(down).toMatchObject({ status: 200, body: { delivered: false } });
-      expect(down.body.detail).toMatch(/ECONNREFUSED/);
+      expect(down).toMatchObject({ status: 200, body: { delivered: false, outcome: 'connection_failed' } });
+      expect(down.body.detail).toMatch(/^Could not talk to the SMTP server/);
     } finally {
       await smtp.start();
     }

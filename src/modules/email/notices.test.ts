@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import type { Role } from '../../auth/roles.ts';
 import { QueueName } from '../../jobs/types.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { eventsSettled, eventually } from '../../../test/helpers/events.ts';
+import { EMAIL_RETENTION_MS, sendEmail, sweepEmails } from './delivery.ts';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../../test/helpers/smtp.ts';
 import { advance, campaign, createTest, notified, team, technique, type Member, type Team } from '../../../test/helpers/test-runs.ts';
 
@@ -23,8 +25,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-// No SMTP_URL: e-mail is configured through the API, as an admin would.
-const app = useTestApp({ PUBLIC_URL, SOURCE_SYNC_SCHEDULES: 'false' });
+// No SMTP_URL: e-mail is configured through the API, as an admin would; the local server is allow-listed on its port.
+const app = useTestApp(() => ({ PUBLIC_URL, SOURCE_SYNC_SCHEDULES: 'false', SMTP_ALLOWED_HOSTS: `127.0.0.1:${smtp.port}` }));
 
 type Addressed = Member & { email: string };
 let t: Record<Role, Addressed>;
@@ -282,5 +284,53 @@ describe('when mail fails', () => {
       },
     });
     expect(await patchConfig({ enabled: true })).toMatchObject({ status: 200, body: { enabled: true, smtp_host: '127.0.0.1' } });
+  });
+});
+
+describe('e-mail rows', () => {
+  const pendingRow = (marker: string, nextAttemptAt = new Date()) =>
+    app.services.prisma.emailDelivery.create({
+      data: {
+        notice: 'test-validated-email',
+        eventId: randomUUID(),
+        userId: t.red_lead.id,
+        toAddress: t.red_lead.email,
+        subject: 'Row',
+        text: `row ${marker}`,
+        html: '<p>row</p>',
+        nextAttemptAt,
+      },
+    });
+  const rowOf = (id: string) => app.services.prisma.emailDelivery.findUniqueOrThrow({ where: { id } });
+
+  it('two attempts of one e-mail at once send it once; an e-mail already sent is not sent again', async () => {
+    const marker = randomUUID();
+    const { id } = await pendingRow(marker);
+    expect((await Promise.all([sendEmail(app.services, id), sendEmail(app.services, id)])).sort()).toEqual(['sent', 'skipped']);
+    expect(await sendEmail(app.services, id)).toBe('skipped');
+    expect(recipientsOf(marker)).toEqual([t.red_lead.email]);
+    expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 1, lastError: null, leaseUntil: null, nextAttemptAt: null });
+  });
+
+  it('a permanent refusal ends the e-mail with the reason in Violet words', async () => {
+    smtp.reject(550, 'No such user here (internal relay 10.1.2.3)', 1);
+    const { id } = await pendingRow(randomUUID());
+    expect(await sendEmail(app.services, id)).toBe('failed');
+    const row = await rowOf(id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, lastError: 'The SMTP server rejected the message (SMTP 550)' });
+    expect(row.completedAt).not.toBeNull();
+  });
+
+  it('the sweep queues a pending e-mail whose job was lost and deletes e-mails finished before the retention', async () => {
+    const marker = randomUUID();
+    const lost = await pendingRow(marker, new Date(Date.now() - 60_000));
+    const old = await pendingRow(randomUUID());
+    const finished = new Date(Date.now() - EMAIL_RETENTION_MS - 60_000);
+    await app.services.prisma.emailDelivery.update({ where: { id: old.id }, data: { status: 'sent', completedAt: finished } });
+    expect(await sweepEmails(app.services)).toMatchObject({ queued: 1, purged: 1 });
+    await mailSettled();
+    expect(recipientsOf(marker)).toEqual([t.red_lead.email]);
+    expect((await rowOf(lost.id)).status).toBe('sent');
+    expect(await app.services.prisma.emailDelivery.findUnique({ where: { id: old.id } })).toBeNull();
   });
 });

@@ -2,10 +2,9 @@ import type { Role } from '../../auth/roles.ts';
 import type { Db } from '../../db/client.ts';
 import { defineConsumer, type EventConsumer } from '../../events/consumers.ts';
 import type { DomainEventType, EventOf } from '../../events/types.ts';
-import type { Services } from '../../services.ts';
 import { COMPLETION_RECIPIENT_ROLES } from '../campaigns/workflow.ts';
 import { wants, type NotificationEvent } from '../notifications/preferences.ts';
-import { SEND_EMAIL_JOB, type SendEmailData } from './jobs.ts';
+import { createEmails } from './delivery.ts';
 import { linkTo, renderMail, type MailContent } from './messages.ts';
 import { isConfigured, smtpSettings } from './settings.ts';
 
@@ -34,9 +33,8 @@ export interface EmailNotice<K extends DomainEventType> {
 
 /**
  * The consumer of one notice: when e-mail is on, it picks the recipients who want this e-mail and have an
- * address, renders the message once and queues one `send-email` job per recipient. The jobs are queued before
- * the consumer's ledger row commits: if queuing fails, the consumer's retry queues them again under the same
- * job ids, which the queue takes for the same jobs.
+ * address, renders the message once and writes one pending e-mail per recipient in its own transaction (with its
+ * ledger row); each is queued once that commits, and the sweep queues again any whose job was lost.
  */
 export function emailNotice<K extends DomainEventType>(notice: EmailNotice<K>): EventConsumer {
   return defineConsumer({
@@ -56,25 +54,9 @@ export function emailNotice<K extends DomainEventType>(notice: EmailNotice<K>): 
       const content = await notice.compose(event, uow.tx, (...segments) => linkTo(services.config, ...segments));
       if (!content) return;
       const mail = renderMail(content, notice.preference);
-      await queueAll(services, notice.name, event.id, mail, recipients as { id: string; email: string }[]);
+      await createEmails(uow, services, { notice: notice.name, eventId: event.id, mail }, recipients as { id: string; email: string }[]);
     },
   });
-}
-
-async function queueAll(
-  services: Services,
-  notice: string,
-  eventId: string,
-  mail: ReturnType<typeof renderMail>,
-  to: { id: string; email: string }[],
-) {
-  services.jobs.assertAvailable();
-  await Promise.all(
-    to.map((user) => {
-      const data: SendEmailData = { notice, eventId, userId: user.id, to: user.email, ...mail };
-      return services.jobs.enqueue(SEND_EMAIL_JOB, data, { jobId: `${notice}-${eventId}-${user.id}` });
-    }),
-  );
 }
 
 const usersWithRoles = async (db: Db, roles: readonly Role[]) =>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import { SMTP_SECURITY } from '../../config.ts';
 import type { Prisma } from '../../db/client.ts';
+import { movesDestination } from '../../crypto/secret-binding.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { DomainError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -12,10 +13,14 @@ import {
   EMAIL_CONFIG_ID,
   isConfigured,
   readConfigView,
+  readRow,
+  settingsInForce,
   smtpSettings,
+  SMTP_DESTINATION,
   SMTP_PASSWORD_PURPOSE,
   type EmailConfigView,
 } from './settings.ts';
+import { describeOutcome, failureOutcome, type TestEmailOutcome } from './outcome.ts';
 import { deliver, smtpErrorText } from './transport.ts';
 
 /** E-mail is off, or no SMTP host or sender address is known: nothing can be sent. */
@@ -70,11 +75,23 @@ function audited(changes: Changes): Prisma.InputJsonObject {
 export async function updateEmailConfig(services: Services, principal: Principal, input: unknown): Promise<EmailConfigView> {
   const changes = parseInput(updateSchema, input);
   const { smtpPassword, ...plain } = changes;
-  const sealed =
-    smtpPassword === undefined
-      ? {}
-      : { smtpPasswordEncrypted: smtpPassword === null ? null : services.secrets.box(SMTP_PASSWORD_PURPOSE).seal(smtpPassword) };
   return inTransaction(services, principal, async (uow) => {
+    const before = await readRow(uow.tx);
+    // A stored password stays with its destination: moved without a new one, it is dropped.
+    const dropped =
+      smtpPassword === undefined &&
+      Boolean(before?.smtpPasswordEncrypted) &&
+      movesDestination(
+        SMTP_DESTINATION,
+        settingsInForce(before, services.config),
+        settingsInForce({ ...before, ...plain }, services.config),
+      );
+    const sealed =
+      smtpPassword === undefined
+        ? dropped
+          ? { smtpPasswordEncrypted: null }
+          : {}
+        : { smtpPasswordEncrypted: smtpPassword === null ? null : services.secrets.box(SMTP_PASSWORD_PURPOSE).seal(smtpPassword) };
     const row = await uow.tx.emailConfig.upsert({
       where: { id: EMAIL_CONFIG_ID },
       create: { id: EMAIL_CONFIG_ID, ...plain, ...sealed, updatedById: principal.userId },
@@ -85,21 +102,24 @@ export async function updateEmailConfig(services: Services, principal: Principal
       const [field, variable] = view.smtpHost ? ['fromAddress', 'EMAIL_FROM'] : ['smtpHost', 'SMTP_URL'];
       throw new ValidationError(field, `is needed while e-mail is enabled (set it here or through ${variable})`);
     }
-    await uow.audit({ action: 'update_email_config', entityType: 'email_config', details: { changes: audited(changes) } });
+    const details = { changes: audited(changes), ...(dropped ? { smtpPassword: 'cleared: the destination changed' } : {}) };
+    await uow.audit({ action: 'update_email_config', entityType: 'email_config', details });
     return view;
   });
 }
 
 export interface TestEmailResult {
   delivered: boolean;
-  /** The SMTP server's answer, or what went wrong. */
+  outcome: TestEmailOutcome;
+  /** The outcome in Violet's words: never the remote server's text. */
   detail: string;
   to: string;
 }
 
 /**
  * Sends a test e-mail now, in this request (not queued), to `to` or the caller's own address, and answers whether
- * the SMTP server accepted it. A refusal or an unreachable server is an answer (delivered false), not an error.
+ * the SMTP server accepted it. A refusal or an unreachable server is an answer (delivered false), not an error; the
+ * answer says what happened in Violet's words, the server's own text going to the log only.
  */
 export async function sendTestEmail(services: Services, principal: Principal, input: unknown): Promise<TestEmailResult> {
   const { to: given } = parseInput(z.object({ to: address.nullish() }), input);
@@ -117,10 +137,15 @@ export async function sendTestEmail(services: Services, principal: Principal, in
     null,
   );
   let result: TestEmailResult;
+  const destination = { host: settings.smtpHost, port: settings.smtpPort, security: settings.smtpSecurity };
   try {
-    result = { delivered: true, detail: await deliver(settings, { to, ...mail }), to };
+    const response = await deliver(settings, { to, ...mail }, services.config);
+    services.log.info({ ...destination, response }, 'test e-mail delivered');
+    result = { delivered: true, outcome: 'delivered', detail: describeOutcome('delivered'), to };
   } catch (error) {
-    result = { delivered: false, detail: smtpErrorText(error), to };
+    const outcome = failureOutcome(error);
+    services.log.warn({ ...destination, outcome, detail: smtpErrorText(error) }, 'test e-mail not delivered');
+    result = { delivered: false, outcome, detail: describeOutcome(outcome, error), to };
   }
   await inTransaction(services, principal, (uow) =>
     uow.audit({ action: 'send_test_email', entityType: 'email_config', details: { ...result } }),

@@ -2,6 +2,7 @@ import type { Config, SmtpSecurity } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { EmailConfig } from '../../generated/prisma/client.ts';
 import type { SecretKeyring } from '../../crypto/secret-box.ts';
+import { movesDestination } from '../../crypto/secret-binding.ts';
 
 /** The single row of `email_config`. */
 export const EMAIL_CONFIG_ID = 1;
@@ -58,12 +59,35 @@ export function environmentSettings(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FRO
 
 type StoredRow = Omit<EmailConfig, 'id'> | null;
 
-/** Each stored column overrides its default; an empty stored user name turns authentication off. */
-function merge(row: StoredRow, config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>, keyring: SecretKeyring): SmtpSettings {
+/** Where the password goes: changing any of these drops a stored password, and the environment's applies only to its own. */
+export const SMTP_DESTINATION = ['smtpHost', 'smtpPort', 'smtpSecurity', 'smtpUsername'] as const;
+type Destination = Pick<EmailSettings, (typeof SMTP_DESTINATION)[number]>;
+
+/** The settings in force without the password: each stored column overrides its default; an empty user name turns authentication off. */
+export function settingsInForce(
+  row: Partial<StoredRow> | null,
+  config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>,
+): Omit<EmailSettings, 'smtpPasswordSet'> {
   const defaults = environmentSettings(config);
   const security = row?.smtpSecurity ?? defaults.smtpSecurity;
+  return {
+    enabled: row?.enabled ?? defaults.enabled,
+    smtpHost: row?.smtpHost ?? defaults.smtpHost,
+    smtpPort: row?.smtpPort ?? (config.SMTP_URL ? defaults.smtpPort : DEFAULT_PORT[security]),
+    smtpSecurity: security,
+    smtpUsername: (row?.smtpUsername ?? defaults.smtpUsername) || null,
+    fromAddress: row?.fromAddress ?? defaults.fromAddress,
+  };
+}
+
+/** The settings in force with the password: the stored one, else SMTP_URL's while the destination is SMTP_URL's own. */
+function merge(row: StoredRow, config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>, keyring: SecretKeyring): SmtpSettings {
+  const defaults = environmentSettings(config);
+  const settings = settingsInForce(row, config);
   const sealed = row?.smtpPasswordEncrypted ?? null;
-  let smtpPassword: SmtpSettings['smtpPassword'] = defaults.smtpPassword;
+  let smtpPassword: SmtpSettings['smtpPassword'] = movesDestination<Destination>(SMTP_DESTINATION, defaults, settings)
+    ? null
+    : defaults.smtpPassword;
   if (sealed !== null) {
     try {
       smtpPassword = keyring.box(SMTP_PASSWORD_PURPOSE).open(sealed);
@@ -71,17 +95,7 @@ function merge(row: StoredRow, config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>, 
       smtpPassword = 'unreadable';
     }
   }
-  const username = row?.smtpUsername ?? defaults.smtpUsername;
-  return {
-    enabled: row?.enabled ?? defaults.enabled,
-    smtpHost: row?.smtpHost ?? defaults.smtpHost,
-    smtpPort: row?.smtpPort ?? (config.SMTP_URL ? defaults.smtpPort : DEFAULT_PORT[security]),
-    smtpSecurity: security,
-    smtpUsername: username || null,
-    smtpPasswordSet: smtpPassword !== null,
-    smtpPassword,
-    fromAddress: row?.fromAddress ?? defaults.fromAddress,
-  };
+  return { ...settings, smtpPasswordSet: smtpPassword !== null, smtpPassword };
 }
 
 export interface SettingsDeps {
@@ -89,7 +103,7 @@ export interface SettingsDeps {
   secrets: SecretKeyring;
 }
 
-const readRow = (db: Db): Promise<StoredRow> => db.emailConfig.findUnique({ where: { id: EMAIL_CONFIG_ID } });
+export const readRow = (db: Db): Promise<StoredRow> => db.emailConfig.findUnique({ where: { id: EMAIL_CONFIG_ID } });
 
 /** The settings in force now, password included: what a transport is built from. */
 export async function smtpSettings(db: Db, deps: SettingsDeps): Promise<SmtpSettings> {

@@ -1,4 +1,7 @@
-import { createTransport } from 'nodemailer';
+import { isIP } from 'node:net';
+import type { Config } from '../../config.ts';
+import { parseAllowList, SMTP_PORTS, type HostAllowList } from '../../net/allow-list.ts';
+import { allowedAddresses, DestinationRefusedError } from '../../net/destinations.ts';
 import type { SmtpSettings } from './settings.ts';
 
 /** Seconds count twice here: a test e-mail is sent while an admin's request waits, and a job must not hang. */
@@ -23,21 +26,47 @@ export class SmtpPasswordUnreadableError extends Error {
 }
 
 /** nodemailer's errors carry the SMTP server's answer. */
-interface SmtpError extends Error {
+export interface SmtpError extends Error {
   code?: string;
   responseCode?: number;
 }
 
-/** Sends `mail` with the given settings over a connection of its own; resolves with the server's answer. */
-export async function deliver(settings: SmtpSettings, mail: OutgoingMail): Promise<string> {
+export type SmtpGuardConfig = Pick<Config, 'SMTP_URL' | 'SMTP_ALLOWED_HOSTS'>;
+
+/**
+ * The SMTP servers that may be reached although not public: SMTP_ALLOWED_HOSTS (an entry without a port admits
+ * 25, 465 and 587), and SMTP_URL's own host and port, which the operator named.
+ */
+export function smtpAllowList(config: SmtpGuardConfig): HostAllowList {
+  const listed = parseAllowList(config.SMTP_ALLOWED_HOSTS, SMTP_PORTS);
+  const deployment = config.SMTP_URL;
+  return {
+    allowsHost: (hostname, port) =>
+      (deployment !== undefined && deployment.host.toLowerCase() === hostname.toLowerCase() && deployment.port === port) ||
+      listed.allowsHost(hostname, port),
+    allowsAddress: listed.allowsAddress,
+  };
+}
+
+/**
+ * Sends `mail` with the given settings over a connection of its own; resolves with the server's answer. The host
+ * is resolved once and the connection goes to an address the outgoing guard admits (public, or listed for the
+ * port); TLS still verifies the certificate against the host name. Without a password, no login is attempted.
+ */
+export async function deliver(settings: SmtpSettings, mail: OutgoingMail, guard: SmtpGuardConfig): Promise<string> {
   if (settings.smtpPassword === 'unreadable') throw new SmtpPasswordUnreadableError();
+  const host = settings.smtpHost ?? '';
+  const [target] = await allowedAddresses(host, settings.smtpPort, smtpAllowList(guard));
+  const password = settings.smtpPassword;
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
-    host: settings.smtpHost ?? undefined,
+    host: target.address,
     port: settings.smtpPort,
+    ...(isIP(host) ? {} : { tls: { servername: host } }),
     secure: settings.smtpSecurity === 'tls',
     requireTLS: settings.smtpSecurity === 'starttls',
     ignoreTLS: settings.smtpSecurity === 'none',
-    auth: settings.smtpUsername ? { user: settings.smtpUsername, pass: settings.smtpPassword ?? '' } : undefined,
+    auth: settings.smtpUsername && password ? { user: settings.smtpUsername, pass: password } : undefined,
     ...SMTP_TIMEOUTS_MS,
     // Rendered messages only: never let content make the transport read files or fetch URLs.
     disableFileAccess: true,
@@ -64,11 +93,11 @@ export function smtpErrorText(error: unknown): string {
 }
 
 /**
- * Whether retrying cannot help: the server refused this message or its recipient for good (5xx), or the stored
- * password is unreadable. Connection failures, time-outs and 4xx answers are worth another attempt.
+ * Whether retrying cannot help: the server refused this message or its recipient for good (5xx), the stored
+ * password is unreadable, or the outgoing guard refused the host. Connection failures, time-outs and 4xx answers are worth another attempt.
  */
 export function isPermanent(error: unknown): boolean {
-  if (error instanceof SmtpPasswordUnreadableError) return true;
+  if (error instanceof SmtpPasswordUnreadableError || error instanceof DestinationRefusedError) return true;
   const { code, responseCode } = error as SmtpError;
   return (code === 'EENVELOPE' || code === 'EMESSAGE') && typeof responseCode === 'number' && responseCode >= 500;
 }

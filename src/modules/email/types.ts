@@ -1,5 +1,6 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { SmtpSecurity } from '../../generated/prisma/enums.ts';
+import { TEST_EMAIL_OUTCOMES } from './outcome.ts';
 import type { TestEmailResult } from './service.ts';
 import type { EmailConfigView, EmailSettings } from './settings.ts';
 
@@ -62,11 +63,19 @@ export const UpdateEmailConfigInput = builder.inputType('UpdateEmailConfigInput'
   }),
 });
 
+const TestEmailOutcomeEnum = builder.enumType('TestEmailOutcome', {
+  description:
+    'delivered; destination_refused: the host is not public and not allowed by SMTP_ALLOWED_HOSTS on this port; connection_failed; ' +
+    'timed_out; authentication_failed; rejected: the server refused the sender, a recipient or the message; password_unreadable.',
+  values: TEST_EMAIL_OUTCOMES,
+});
+
 export const TestEmailResultType = builder.objectRef<TestEmailResult>('TestEmailResult').implement({
   description: 'Whether the SMTP server accepted the test e-mail.',
   fields: (t) => ({
     delivered: t.exposeBoolean('delivered', { description: 'true when the server accepted the message.' }),
-    detail: t.exposeString('detail', { description: "The server's answer, or the SMTP or network error." }),
+    outcome: t.field({ type: TestEmailOutcomeEnum, description: 'What happened, as a stable code.', resolve: (result) => result.outcome }),
+    detail: t.exposeString('detail', { description: "The outcome in Violet's words; the SMTP server's own text is only logged." }),
     to: t.exposeString('to', { description: 'Where it was sent.' }),
   }),
 });

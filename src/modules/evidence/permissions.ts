@@ -36,6 +36,12 @@ export function assertUploadState(team: Team, state: TestState): void {
   }
 }
 
+/** The teams as which `role` may add evidence to a test in `state` (the same checks an upload passes). */
+export const uploadTeamsFor = (state: TestState, role: Role | undefined): Team[] =>
+  (Object.keys(UPLOAD_STATES) as Team[]).filter(
+    (team) => role !== undefined && (evidenceRoles.uploadAs[team] as readonly Role[]).includes(role) && UPLOAD_STATES[team].includes(state),
+  );
+
 const LEADS: readonly Role[] = Roles.leads;
 
 /** Leads and admins delete any evidence, technicians only their own; a validated test's evidence is the admin's alone. */

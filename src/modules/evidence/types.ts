@@ -3,6 +3,8 @@ import type { Context } from '../../graphql/context.ts';
 import { Team } from '../../generated/prisma/enums.ts';
 import type { Evidence } from '../../generated/prisma/client.ts';
 import type { DownloadLink } from '../../storage/types.ts';
+import { UserSummaryType } from '../users/types.ts';
+import { uploadTeamsFor } from './permissions.ts';
 import { downloadLinkOf } from './service.ts';
 
 export const TeamEnum = builder.enumType(Team, { name: 'Team', description: 'A side of the purple team.' });
@@ -30,6 +32,11 @@ export const EvidenceType = builder.prismaObject('Evidence', {
     sha256Hash: t.exposeString('sha256Hash', { description: 'Hex SHA-256 of the file, computed while it was stored.' }),
     uploadedAt: t.expose('uploadedAt', { type: 'DateTime' }),
     uploadedById: t.exposeID('uploadedById', { nullable: true, description: 'The uploader (null once their account is deleted).' }),
+    uploadedBy: t.relation('uploadedBy', {
+      type: UserSummaryType,
+      nullable: true,
+      description: 'The uploader as other records name users (null once their account is deleted).',
+    }),
     downloadUrl: t.string({
       description: 'A time-limited link that downloads the file without signing in (DOWNLOAD_URL_TTL).',
       resolve: async (evidence, _args, context) => (await linkOf(evidence, context)).url,
@@ -41,3 +48,11 @@ export const EvidenceType = builder.prismaObject('Evidence', {
     }),
   }),
 });
+
+builder.prismaObjectField('Test', 'myEvidenceTeams', (t) =>
+  t.field({
+    type: [TeamEnum],
+    description: "The teams as which the caller's role may add evidence in the test's current state. Empty for viewers.",
+    resolve: (test, _args, context) => uploadTeamsFor(test.state, context.auth.principal?.role),
+  }),
+);

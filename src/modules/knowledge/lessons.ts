@@ -8,6 +8,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, uuid } from '../../validation.ts';
 import { inOrderOf, rankedPage, searchText } from './search.ts';
 import { assertTechnique, techniqueIdOf, techniqueKey } from './techniques.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 type Query = { select?: Prisma.LessonLearnedSelect; include?: Prisma.LessonLearnedInclude };
 
@@ -153,7 +154,7 @@ export async function createLesson(services: Services, actor: Actor, input: unkn
 export async function updateLesson(services: Services, actor: Actor, id: string, input: unknown, query: Query = {}) {
   const changes = parseInput(updateSchema, input);
   return inTransaction(services, actor, async (uow) => {
-    await uow.tx.$queryRaw`SELECT id FROM lessons_learned WHERE id = ${id}::uuid FOR UPDATE`;
+    await lockRow(uow.tx, 'lessons_learned', id);
     const before = await uow.tx.lessonLearned.findUnique({ where: { id } });
     if (!before) throw new NotFoundError('Lesson', id);
     if (changes.techniqueId) await assertTechnique(uow.tx, changes.techniqueId);

@@ -9,6 +9,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, uuid } from '../../validation.ts';
 import { inOrderOf, rankedPage, searchText } from './search.ts';
 import { assertTechnique, techniqueIdOf, techniqueKey } from './techniques.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 type Query = { select?: Prisma.PlaybookSelect; include?: Prisma.PlaybookInclude };
 
@@ -122,7 +123,7 @@ export async function createPlaybook(services: Services, actor: Actor, input: un
 
 /** Locks the playbook row for the rest of the transaction and re-reads it: changes of one playbook run in turn. */
 async function lockPlaybook(uow: UnitOfWork, id: string): Promise<Playbook> {
-  await uow.tx.$queryRaw`SELECT id FROM playbooks WHERE id = ${id}::uuid FOR UPDATE`;
+  await lockRow(uow.tx, 'playbooks', id);
   const playbook = await uow.tx.playbook.findUnique({ where: { id } });
   if (!playbook) throw new NotFoundError('Playbook', id);
   return playbook;

@@ -7,7 +7,6 @@ import { attachmentName, COVERAGE_CSV_COLUMNS, toCsv } from './csv.ts';
 import { attachmentDisposition } from '../../storage/content-disposition.ts';
 import type { ReportDocument } from './documents/index.ts';
 import { reportRoles } from './permissions.ts';
-import { renderPdf } from './pdf/layouts.ts';
 import type { Services } from '../../services.ts';
 
 const TEST_ITEM = `id name platform state detectionResult attackSuccess
@@ -70,6 +69,8 @@ async function renderedPdf(services: Services, report: ReportDocument): Promise<
     .digest('hex');
   const base64 = await services.cache.remember('rendered', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
     const chunks: Buffer[] = [];
+    // pdfkit and its fonts are loaded at the first PDF, not at start.
+    const { renderPdf } = await import('./pdf/layouts.ts');
     const pdf = renderPdf(report);
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     await once(pdf, 'end');

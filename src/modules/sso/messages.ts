@@ -1,3 +1,4 @@
+import type { SignatureAlgorithms } from './algorithms.ts';
 import { attributeOf, elements, NS, parseXml, textOf } from './xml.ts';
 
 /** What the (possibly unsigned) Response element says about itself, read before node-saml checks it. */
@@ -7,13 +8,12 @@ export interface ResponseEnvelope {
   destination: string | null;
   issuer: string | null;
   inResponseTo: string | null;
+  /** The algorithms of every signature in the document. */
+  algorithms: SignatureAlgorithms;
 }
 
-const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}\s*$/;
-
-/** The envelope of a base64 SAMLResponse, or null when it is not a SAML protocol Response. */
+/** The envelope of a base64 SAMLResponse (checked by `responseShapeProblem`), or null when it is not a SAML protocol Response. */
 export function readResponseEnvelope(samlResponse: string): ResponseEnvelope | null {
-  if (!BASE64.test(samlResponse)) return null;
   const document = parseXml(Buffer.from(samlResponse, 'base64').toString('utf8'));
   const root = document?.documentElement;
   if (root?.localName !== 'Response' || root.namespaceURI !== NS.samlp) return null;
@@ -22,6 +22,12 @@ export function readResponseEnvelope(samlResponse: string): ResponseEnvelope | n
     destination: attributeOf(root, 'Destination'),
     issuer: textOf('saml:Issuer', root),
     inResponseTo: attributeOf(root, 'InResponseTo'),
+    algorithms: {
+      signature: elements('//ds:Signature/ds:SignedInfo/ds:SignatureMethod', root).map((method) => method.getAttribute('Algorithm') ?? ''),
+      digest: elements('//ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestMethod', root).map(
+        (method) => method.getAttribute('Algorithm') ?? '',
+      ),
+    },
   };
 }
 

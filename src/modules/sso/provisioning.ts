@@ -3,6 +3,8 @@ import { equalsText } from '../../db/search.ts';
 import { AuthSource, Role } from '../../generated/prisma/enums.ts';
 import type { User } from '../../generated/prisma/client.ts';
 import { username as usernameRule } from '../users/service.ts';
+import { SsoAccountExistsError } from './errors.ts';
+import { storeLink } from './links.ts';
 import type { SsoSettings } from './settings.ts';
 
 /** Who changes an account because an identity provider said so. */
@@ -11,8 +13,10 @@ export const SSO_ACTOR: Actor = { userId: null, username: 'sso' };
 /** When several role values map to different roles, the first of this list wins. */
 export const ROLE_PRECEDENCE: readonly Role[] = [Role.admin, Role.red_lead, Role.blue_lead, Role.red_tech, Role.blue_tech, Role.viewer];
 
-/** Who the identity provider says signed in. */
+/** Who the identity provider says signed in: its stable identifier (issuer + NameID) and what it says of them. */
 export interface SsoIdentity {
+  issuer: string;
+  nameId: string;
   username: string;
   email: string | null;
   roleValues: string[];
@@ -29,14 +33,20 @@ export function mappedRole(values: readonly string[], mapping: Record<string, Ro
 
 export interface Provisioned {
   user: User;
-  matchedBy: 'username' | 'email' | 'created';
+  /**
+   * `identity`: the linked issuer + NameID; `legacy`: an IdP-owned account from before identities were stored;
+   * `linked`: the account whose owner started this sign-in to link it.
+   */
+  matchedBy: 'identity' | 'legacy' | 'created' | 'linked';
   previousRole: Role | null;
 }
 
 /**
- * Finds the user by username, then by e-mail (both regardless of case), or creates one when auto-provisioning is
- * on. The mapped role, when the identity has one, replaces the user's role, except that the last active admin
- * stays admin. New users get the mapped role or the default one, no password, and `authSource: saml`.
+ * Finds the user linked to the identity (issuer + NameID) and nothing else, or creates an IdP-owned one when
+ * auto-provisioning is on; a new identity whose username or e-mail belongs to an existing account is refused
+ * (`SsoAccountExistsError`), never linked to it. The mapped role and the e-mail apply only to accounts the
+ * identity provider owns (`authSource: saml`), and the last active admin stays admin. A local account linked by
+ * an admin keeps its role and fields.
  */
 export async function provisionUser(uow: UnitOfWork, settings: SsoSettings, identity: SsoIdentity): Promise<Provisioned> {
   const role = mappedRole(identity.roleValues, settings.roleMapping);
@@ -45,9 +55,12 @@ export async function provisionUser(uow: UnitOfWork, settings: SsoSettings, iden
     return { user: await createUser(uow, settings, identity, role ?? settings.defaultRole), matchedBy: 'created', previousRole: null };
   const { user, matchedBy } = existing;
   if (!user.isActive) throw new ProvisioningRefusal('the user is deactivated');
-  const changes: { role?: Role; email?: string } = {};
-  if (role && role !== user.role && !(await isLastAdmin(uow, user))) changes.role = role;
-  if (!user.email && identity.email) changes.email = identity.email;
+  const changes: { role?: Role; email?: string; ssoIssuer?: string; ssoNameId?: string } = {};
+  if (matchedBy === 'legacy') Object.assign(changes, { ssoIssuer: identity.issuer, ssoNameId: identity.nameId });
+  if (user.authSource === AuthSource.saml) {
+    if (role && role !== user.role && !(await isLastAdmin(uow, user))) changes.role = role;
+    if (!user.email && identity.email) changes.email = identity.email;
+  }
   if (!Object.keys(changes).length) return { user, matchedBy, previousRole: null };
   const updated = await uow.tx.user.update({ where: { id: user.id }, data: changes });
   await uow.audit({
@@ -60,13 +73,30 @@ export async function provisionUser(uow: UnitOfWork, settings: SsoSettings, iden
   return { user: updated, matchedBy, previousRole: changes.role ? user.role : null };
 }
 
-async function findUser(uow: UnitOfWork, identity: SsoIdentity): Promise<{ user: User; matchedBy: 'username' | 'email' } | null> {
-  const byName = await uow.tx.user.findFirst({ where: { username: equalsText(identity.username) } });
-  if (byName) return { user: byName, matchedBy: 'username' };
-  if (!identity.email) return null;
-  const byEmail = await uow.tx.user.findMany({ where: { email: equalsText(identity.email) }, take: 2 });
-  if (byEmail.length > 1) throw new ProvisioningRefusal('the e-mail address belongs to several users');
-  return byEmail.length ? { user: byEmail[0], matchedBy: 'email' } : null;
+/**
+ * Links the account whose owner, signed in with their password, started this sign-in (`startLink`) to the
+ * identity, and signs them in. The account keeps its role and fields.
+ */
+export async function linkAccount(uow: UnitOfWork, identity: SsoIdentity, userId: string): Promise<Provisioned> {
+  const user = await uow.tx.user.findUnique({ where: { id: userId } });
+  if (!user?.isActive || user.authSource !== AuthSource.local)
+    throw new ProvisioningRefusal('the account to link is deactivated or not local');
+  return { user: await storeLink(uow, user, identity.issuer, identity.nameId, 'user'), matchedBy: 'linked', previousRole: null };
+}
+
+/**
+ * The user linked to the identity; else an IdP-owned account created before identities were stored (no identity
+ * yet, same username), which the identity then claims.
+ */
+async function findUser(uow: UnitOfWork, identity: SsoIdentity): Promise<{ user: User; matchedBy: 'identity' | 'legacy' } | null> {
+  const linked = await uow.tx.user.findUnique({
+    where: { ssoIssuer_ssoNameId: { ssoIssuer: identity.issuer, ssoNameId: identity.nameId } },
+  });
+  if (linked) return { user: linked, matchedBy: 'identity' };
+  const legacy = await uow.tx.user.findFirst({
+    where: { username: equalsText(identity.username), authSource: AuthSource.saml, ssoIssuer: null, isBootstrap: false },
+  });
+  return legacy ? { user: legacy, matchedBy: 'legacy' } : null;
 }
 
 async function createUser(uow: UnitOfWork, settings: SsoSettings, identity: SsoIdentity, role: Role): Promise<User> {
@@ -74,8 +104,21 @@ async function createUser(uow: UnitOfWork, settings: SsoSettings, identity: SsoI
   if (!usernameRule.safeParse(identity.username).success) {
     throw new ProvisioningRefusal('the username from the identity provider is not a valid username (map a username attribute)');
   }
+  const taken = await uow.tx.user.findFirst({
+    where: { OR: [{ username: equalsText(identity.username) }, ...(identity.email ? [{ email: equalsText(identity.email) }] : [])] },
+    select: { id: true },
+  });
+  if (taken) throw new SsoAccountExistsError(taken.id);
   const user = await uow.tx.user.create({
-    data: { username: identity.username, email: identity.email, role, authSource: AuthSource.saml, passwordHash: null },
+    data: {
+      username: identity.username,
+      email: identity.email,
+      role,
+      authSource: AuthSource.saml,
+      passwordHash: null,
+      ssoIssuer: identity.issuer,
+      ssoNameId: identity.nameId,
+    },
   });
   await uow.audit({
     action: 'create_user',

@@ -1,9 +1,9 @@
 import { snakeToCamel } from '../../naming.ts';
-import type { Route } from '../../../rest-adapter/types.ts';
+import { body, path, type Route } from '../../../rest-adapter/types.ts';
 import { setSessionCookie } from '../auth/session-cookie.ts';
 import { ssoRoles } from './permissions.ts';
 import { clearSsoRequestCookie, setSsoRequestCookie, ssoRequestCookie } from './request-cookie.ts';
-import { metadataXml, startSignIn } from './service.ts';
+import { metadataXml, startLink, startSignIn } from './service.ts';
 import { signInWithSaml } from './sign-in.ts';
 
 const CONFIG_FIELDS = `enabled configured idpEntityId idpSsoUrl idpCertificate idpCertificateExpiresAt spEntityId acsUrl
@@ -16,7 +16,28 @@ const topLevelCamel = (body: unknown) =>
     ? Object.fromEntries(Object.entries(body).map(([key, value]) => [snakeToCamel(key), value]))
     : body;
 
+const LINK_FIELDS = 'userId issuer nameId';
+
 export const ssoRoutes: Route[] = [
+  {
+    method: 'PUT',
+    path: '/users/:id/sso-identity',
+    tag: 'SSO',
+    summary:
+      'Link a user to a NameID of the configured identity provider ({ name_id }); never the first administrator (409 SSO_LINK_REFUSED)',
+    roles: ssoRoles.link,
+    document: `mutation ($userId: UUID!, $input: LinkSsoIdentityInput!) { linkSsoIdentity(userId: $userId, input: $input) { ${LINK_FIELDS} } }`,
+    variables: { userId: path('id'), input: body() },
+  },
+  {
+    method: 'DELETE',
+    path: '/users/:id/sso-identity',
+    tag: 'SSO',
+    summary: "Remove a user's identity provider link",
+    roles: ssoRoles.link,
+    document: `mutation ($userId: UUID!) { unlinkSsoIdentity(userId: $userId) { ${LINK_FIELDS} } }`,
+    variables: { userId: path('id') },
+  },
   {
     method: 'GET',
     path: '/sso/status',
@@ -65,6 +86,21 @@ export const ssoRoutes: Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/sso/link',
+    tag: 'SSO',
+    summary:
+      'Link the signed-in account (password sessions) to an identity at the identity provider: redirects (302) like /sso/login; ' +
+      'the callback then links the identity it returns to this account and signs in',
+    roles: ssoRoles.selfLink,
+    status: 302,
+    async handle(req, res, { context }) {
+      const { requestId, location } = await startLink(context.services, context.auth.principal ?? null, req.query.relay_state);
+      setSsoRequestCookie(req, res, context.services, requestId);
+      res.set('Cache-Control', 'no-store').redirect(302, location);
+    },
+  },
+  {
     method: 'POST',
     path: '/sso/callback',
     tag: 'SSO',
@@ -74,7 +110,8 @@ export const ssoRoutes: Route[] = [
     roles: 'public',
     status: 303,
     requestType: 'application/x-www-form-urlencoded',
-    bodyLimit: '256kb',
+    // Holds a SAMLResponse of SSO_MAX_RESPONSE_SIZE (at most 96 KB: 128 KB of base64, some of it percent-encoded) and a relay state.
+    bodyLimit: '160kb',
     crossSiteAllowed:
       "the identity provider's page posts this form from its own origin by design; it authenticates by the signed assertion, " +
       'never by the session cookie, and only completes the sign-in this browser started (svc_sso_request)',

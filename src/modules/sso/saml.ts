@@ -1,13 +1,10 @@
-import { generateServiceProviderMetadata, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import { generateServiceProviderMetadata, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
 import { XMLSerializer } from '@xmldom/xmldom';
 import { SSO_REQUEST_TTL_MS } from '../../auth/sso-state.ts';
 import type { Services } from '../../services.ts';
 import { pemsOf } from './certificates.ts';
-import { serviceProviderUrls, spEntityIdOf, type ReadySettings, type SsoSettings } from './settings.ts';
+import { CLOCK_SKEW_MS, serviceProviderUrls, spEntityIdOf, type ReadySettings, type SsoSettings } from './settings.ts';
 import { NS, parseXml } from './xml.ts';
-
-/** How far the identity provider's clock may be from ours for NotBefore and NotOnOrAfter. */
-export const CLOCK_SKEW_MS = 60_000;
 
 const NAMEID_UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
 /** The NameID formats the metadata offers: any of them names the user (or the username attribute does). */
@@ -18,18 +15,14 @@ const NAMEID_FORMATS = [
 ];
 
 /**
- * node-saml configured for this service. Assertions must be signed; the whole Response must be signed when it
- * carries a signature (`responseSigned`), so a present but broken Response signature is never ignored. Answers
- * must be to an AuthnRequest this service issued (InResponseTo, kept in the shared SSO state); `requestId` is the id
- * of the AuthnRequest this client is about to issue.
+ * node-saml's settings for this service, as plain data (they also go to the XML workers). Assertions must be
+ * signed; the whole Response must be signed when it carries a signature (set per answer, see `verify-worker.ts`),
+ * so a present but broken Response signature is never ignored. Answers must be to an AuthnRequest this service
+ * issued (InResponseTo, kept in the shared SSO state).
  */
-export function samlClient(
-  services: Services,
-  settings: ReadySettings,
-  { responseSigned = false, requestId }: { responseSigned?: boolean; requestId?: string } = {},
-): SAML {
+export function samlOptions(services: Services, settings: ReadySettings) {
   const spEntityId = spEntityIdOf(settings, services.config);
-  return new SAML({
+  return {
     entryPoint: settings.idpSsoUrl,
     issuer: spEntityId,
     audience: spEntityId,
@@ -37,17 +30,22 @@ export function samlClient(
     idpCert: pemsOf(settings.idpCertificate),
     idpIssuer: settings.idpEntityId,
     wantAssertionsSigned: true,
-    wantAuthnResponseSigned: responseSigned,
+    wantAuthnResponseSigned: false,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: SSO_REQUEST_TTL_MS,
-    cacheProvider: services.ssoState.requests,
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     identifierFormat: NAMEID_UNSPECIFIED,
     // Identity providers decide how users authenticate (password, MFA, Windows): asking for one class breaks the others.
     disableRequestedAuthnContext: true,
-    signatureAlgorithm: 'sha256',
-    ...(requestId ? { generateUniqueId: () => requestId } : {}),
-  });
+    signatureAlgorithm: 'sha256' as const,
+  } satisfies SamlConfig;
+}
+
+export type SamlOptions = ReturnType<typeof samlOptions>;
+
+/** node-saml issuing the AuthnRequest whose id is `requestId`, remembered in the shared SSO state. */
+export function samlClient(services: Services, settings: ReadySettings, requestId: string): SAML {
+  return new SAML({ ...samlOptions(services, settings), cacheProvider: services.ssoState.requests, generateUniqueId: () => requestId });
 }
 
 /** The service provider's metadata: entity id, assertion consumer service (HTTP-POST) and the NameID formats. */

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { CacheProvider } from '@node-saml/node-saml';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
-import type { Role } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { readCertificates } from './certificates.ts';
-import { SsoDisabledError } from './errors.ts';
+import type { Principal } from '../../auth/access.ts';
+import { ForbiddenError } from '../../errors.ts';
+import { AuthSource, type Role } from '../../generated/prisma/enums.ts';
+import { SsoDisabledError, SsoLinkRefusedError } from './errors.ts';
 import { safeRelayPath } from './relay-state.ts';
-import { samlClient, serviceProviderMetadata } from './saml.ts';
 import {
   isReady,
   loadSettings,
@@ -101,19 +103,52 @@ function auditDetails(before: SsoSettings, after: SsoSettings) {
   return { changes: Object.fromEntries(changed.map((key) => [key, now[key]])) };
 }
 
+/** The key under which a sign-in started by a signed-in user, to link their account, names that user. */
+export const linkKey = (requestId: string) => `link:${requestId}`;
+
+const REQUEST_ID = /^_[0-9a-f]{40}$/;
+
+/** node-saml's view of the request cache: only ids of the form this service issues, never another key (`link:…`). */
+export const issuedRequests = (cache: CacheProvider): CacheProvider => ({
+  ...cache,
+  getAsync: (key) => (REQUEST_ID.test(key) ? cache.getAsync(key) : Promise.resolve(null)),
+});
+
 /**
  * A new AuthnRequest: its id, remembered as issued, and the identity provider's address that carries it
- * (HTTP-Redirect binding) with the relay state.
+ * (HTTP-Redirect binding) with the relay state. With `linkUserId`, the answer links that account to the identity
+ * instead of signing anyone in by it (`startLink`).
  */
-export async function startSignIn(services: Services, relayState: unknown): Promise<{ requestId: string; location: string }> {
+export async function startSignIn(
+  services: Services,
+  relayState: unknown,
+  linkUserId?: string,
+): Promise<{ requestId: string; location: string }> {
   const settings = await loadSettings(services.prisma);
   if (!settings.enabled || !isReady(settings)) throw new SsoDisabledError();
+  services.samlVerifier.warm();
   const requestId = `_${randomBytes(20).toString('hex')}`;
-  const location = await samlClient(services, settings, { requestId }).getAuthorizeUrlAsync(safeRelayPath(relayState), undefined, {});
+  // node-saml and its XML libraries are loaded at the first sign-in, not at start.
+  const { samlClient } = await import('./saml.ts');
+  const location = await samlClient(services, settings, requestId).getAuthorizeUrlAsync(safeRelayPath(relayState), undefined, {});
+  if (linkUserId) await services.ssoState.requests.saveAsync(linkKey(requestId), linkUserId);
   return { requestId, location };
+}
+
+/**
+ * A user signed in with their password (a session, not an API key) starts a sign-in at the identity provider that
+ * links their own account to the identity they authenticate as. Not for IdP-owned accounts or the first admin.
+ */
+export async function startLink(services: Services, principal: Principal | null, relayState: unknown) {
+  if (principal?.via !== 'token') throw new ForbiddenError('Only a signed-in session links its own account');
+  const user = await services.prisma.user.findUniqueOrThrow({ where: { id: principal.userId } });
+  if (user.isBootstrap) throw new SsoLinkRefusedError('The first administrator is never linked to an identity provider');
+  if (user.authSource !== AuthSource.local) throw new SsoLinkRefusedError('Only an account with a password is linked this way');
+  return startSignIn(services, relayState, user.id);
 }
 
 /** The service provider metadata, also before an identity provider is configured (admins need it to set one up). */
 export async function metadataXml(services: Services): Promise<string> {
+  const { serviceProviderMetadata } = await import('./saml.ts');
   return serviceProviderMetadata(services, await loadSettings(services.prisma));
 }

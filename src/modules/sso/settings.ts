@@ -8,6 +8,9 @@ import { parseInput } from '../../validation.ts';
 import { readCertificates } from './certificates.ts';
 import { readIdpMetadata } from './idp-metadata.ts';
 
+/** How far the identity provider's clock may be from ours for NotBefore and NotOnOrAfter. */
+export const CLOCK_SKEW_MS = 60_000;
+
 export const SSO_CONFIG_ID = 1;
 /** Most role-mapping entries: a mapping names groups, not every user. */
 export const ROLE_MAPPING_MAX = 200;
@@ -59,7 +62,13 @@ const httpUrl = z
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http(s) URL');
-const roleMappingShape = z.record(z.string(), z.unknown());
+/** Passed through as given: a parsed copy would silently drop a `__proto__` key instead of refusing it. */
+const roleMappingShape = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'must be an object of attribute value → role',
+);
+/** Keys that name an object's machinery rather than a group: refused, never stored or looked up. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const updateSchema = z
   .object({
@@ -87,6 +96,7 @@ function readRoleMapping(mapping: Record<string, unknown>): Record<string, Role>
   const entries = Object.entries(mapping);
   if (entries.length > ROLE_MAPPING_MAX) throw new ValidationError('roleMapping', `must have at most ${ROLE_MAPPING_MAX} entries`);
   for (const [value, role] of entries) {
+    if (RESERVED_KEYS.has(value)) throw new ValidationError('roleMapping', `${JSON.stringify(value)} may not be an attribute value`);
     if (!value.trim() || value.length > NAME_MAX) {
       throw new ValidationError('roleMapping', `attribute values must be 1 to ${NAME_MAX} characters`);
     }

@@ -5,12 +5,13 @@ import { inTransaction } from '../../db/unit-of-work.ts';
 import { ServiceUnavailableError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { issueSession, type Session } from '../auth/service.ts';
-import { SsoDisabledError, SsoFailedError } from './errors.ts';
-import { readAssertion, readResponseEnvelope, type AssertionFacts } from './messages.ts';
-import { ProvisioningRefusal, provisionUser, SSO_ACTOR, type SsoIdentity } from './provisioning.ts';
+import { SsoAccountExistsError, SsoDisabledError, SsoFailedError, SsoLinkRefusedError } from './errors.ts';
+import type { AssertionFacts } from './messages.ts';
+import { linkAccount, ProvisioningRefusal, provisionUser, SSO_ACTOR, type SsoIdentity } from './provisioning.ts';
 import { safeRelayPath } from './relay-state.ts';
-import { CLOCK_SKEW_MS, samlClient } from './saml.ts';
-import { isReady, loadSettings, serviceProviderUrls, type ReadySettings } from './settings.ts';
+import { responseShapeProblem } from './response-shape.ts';
+import { issuedRequests, linkKey } from './service.ts';
+import { CLOCK_SKEW_MS, isReady, loadSettings, serviceProviderUrls, type ReadySettings } from './settings.ts';
 
 /** A reason a SAML answer is refused, for the log and the audit entry. */
 class Refusal extends Error {}
@@ -36,15 +37,20 @@ export interface SamlCallback {
  * Signs in with an HTTP-POST SAMLResponse: node-saml checks the signatures (assertion required, Response when
  * present), audience, NotBefore/NotOnOrAfter and InResponseTo; then the request id is spent, and the answer must
  * be to the request this browser started, from the configured issuer, to this service (destination,
- * recipient); the assertion id is claimed once, and the user is found or created. Any refusal answers 401
- * SSO_FAILED, with its reason only in the log and the audit log, and changes no user.
+ * recipient); the assertion id is claimed once, and the user is found by issuer + NameID or created. Any refusal
+ * answers 401 SSO_FAILED, with its reason only in the log and the audit log, and changes no user; a new identity
+ * whose username or e-mail an existing account has answers 409 SSO_ACCOUNT_EXISTS.
  */
 export async function signInWithSaml(services: Services, { form, startedRequestId, clientIp }: SamlCallback): Promise<SsoSignIn> {
   const settings = await loadSettings(services.prisma);
   if (!settings.enabled || !isReady(settings)) throw new SsoDisabledError();
   try {
     const identity = await verifiedIdentity(services, settings, form.SAMLResponse, startedRequestId);
-    const { user, matchedBy, previousRole } = await inTransaction(services, SSO_ACTOR, (uow) => provisionUser(uow, settings, identity));
+    // startedRequestId equals the answered request id here; a user who started it to link their account is named by it.
+    const linkUserId = await services.ssoState.requests.removeAsync(linkKey(startedRequestId!));
+    const { user, matchedBy, previousRole } = await inTransaction(services, SSO_ACTOR, (uow) =>
+      linkUserId ? linkAccount(uow, identity, linkUserId) : provisionUser(uow, settings, identity),
+    );
     const session = await issueSession(services, user);
     await services.prisma.auditLog.create({
       data: {
@@ -60,6 +66,15 @@ export async function signInWithSaml(services: Services, { form, startedRequestI
   } catch (error) {
     // A busy database or an unreachable SSO state is no verdict on the answer: 503, to retry.
     if (domainErrorFrom(error) instanceof ServiceUnavailableError) throw domainErrorFrom(error);
+    // The identity is genuine but may not take this account: the user is told why (409), the audit log names it.
+    if (error instanceof SsoAccountExistsError || error instanceof SsoLinkRefusedError) {
+      const reason =
+        error instanceof SsoAccountExistsError
+          ? `the username or e-mail belongs to account ${error.accountId}, which is not linked to this identity`
+          : error.message;
+      await refused(services, reason, clientIp);
+      throw error;
+    }
     const ours = error instanceof Refusal || error instanceof ProvisioningRefusal;
     await refused(services, ours ? error.message : describe(error), clientIp, ours ? undefined : error);
     throw new SsoFailedError();
@@ -73,18 +88,26 @@ async function verifiedIdentity(
   startedRequestId: string | null,
 ): Promise<SsoIdentity> {
   if (typeof samlResponse !== 'string' || !samlResponse) throw new Refusal('no SAMLResponse in the form');
-  const envelope = readResponseEnvelope(samlResponse);
-  if (!envelope) throw new Refusal('the SAMLResponse is not a SAML Response');
+  const problem = responseShapeProblem(samlResponse, services.config.SSO_MAX_RESPONSE_SIZE);
+  if (problem) throw new Refusal(problem);
   const { acsUrl } = serviceProviderUrls(services.config);
-  const saml = samlClient(services, settings, { responseSigned: envelope.signed });
-  const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
+  // node-saml and its XML libraries are loaded at the first sign-in, not at start.
+  const { samlOptions } = await import('./saml.ts');
+  const options = samlOptions(services, settings);
+  const verification = await services.samlVerifier.verify(
+    samlResponse,
+    options,
+    services.config.SSO_ALLOW_SHA1,
+    issuedRequests(services.ssoState.requests),
+  );
+  if (!verification.ok) throw new Refusal(verification.reason);
+  const { envelope, assertion } = verification;
   // One answer per request: node-saml spends the request id when it refuses an answer, this spends it on success.
   await services.ssoState.requests.removeAsync(envelope.inResponseTo);
   // Login CSRF: a valid answer obtained by someone else, posted from their page, must not sign this browser in.
   if (!startedRequestId || startedRequestId !== envelope.inResponseTo)
     throw new Refusal('the response answers no sign-in this browser started');
-  const assertion = profile?.getAssertionXml ? readAssertion(profile.getAssertionXml()) : null;
-  if (!profile || !assertion) throw new Refusal('the response holds no assertion');
+  if (!assertion) throw new Refusal('the response holds no assertion');
   // node-saml reads but does not compare the issuers; a certificate shared by several IdP entities would otherwise pass.
   if (assertion.issuer !== settings.idpEntityId)
     throw new Refusal(`assertion issuer ${quote(assertion.issuer)} is not the identity provider`);
@@ -103,10 +126,13 @@ async function verifiedIdentity(
 function identityOf(settings: ReadySettings, assertion: AssertionFacts): SsoIdentity {
   const { attributeMapping } = settings;
   const first = (name: string | null) => (name ? (assertion.attributes.get(name)?.[0] ?? null) : null);
+  if (!assertion.nameId) throw new Refusal('no NameID');
   const username = attributeMapping.username ? first(attributeMapping.username) : assertion.nameId;
-  if (!username) throw new Refusal(attributeMapping.username ? `no ${attributeMapping.username} attribute` : 'no NameID');
+  if (!username) throw new Refusal(`no ${attributeMapping.username} attribute`);
   const mail = first(attributeMapping.email);
   return {
+    issuer: settings.idpEntityId,
+    nameId: assertion.nameId,
     username,
     email: mail && email.safeParse(mail).success ? mail : null,
     roleValues: attributeMapping.role ? (assertion.attributes.get(attributeMapping.role) ?? []) : [],

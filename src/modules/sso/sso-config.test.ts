@@ -139,6 +139,9 @@ describe('SSO configuration', () => {
     ],
     ['an unknown role in role_mapping', { role_mapping: { 'Red Team': 'superuser' } }, 'role_mapping'],
     ['a role_mapping that is not an object', { role_mapping: ['admin'] }, 'role_mapping'],
+    ['a role_mapping key __proto__', { role_mapping: JSON.parse('{"Red Team": "red_tech", "__proto__": "admin"}') }, 'role_mapping'],
+    ['a role_mapping key constructor', { role_mapping: { constructor: 'admin' } }, 'role_mapping'],
+    ['a role_mapping key prototype', { role_mapping: { prototype: 'viewer' } }, 'role_mapping'],
     ['metadata XML without a certificate', { idp_metadata_xml: 'METADATA_WITHOUT_CERTIFICATE' }, 'idp_metadata_xml'],
     ['metadata that is not XML', { idp_metadata_xml: '<md:EntityDescriptor' }, 'idp_metadata_xml'],
     ['metadata with a document type declaration', { idp_metadata_xml: '<!DOCTYPE x><x/>' }, 'idp_metadata_xml'],
@@ -171,5 +174,18 @@ describe('SSO configuration', () => {
 
   it('refuses unknown fields with 400', async () => {
     expect(await put({ idp_private_key: 'x' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+});
+
+describe('the sign-in page asks whether to offer single sign-on', () => {
+  it('anonymous callers read ssoSignIn: true only while SSO is configured and enabled, and nothing else of the settings', async () => {
+    const signIn = async () => (await app.graphql('{ ssoSignIn }')).data;
+    await put({ enabled: false, idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificate: idp.certificateBase64 });
+    expect(await signIn()).toEqual({ ssoSignIn: false });
+    await put({ enabled: true });
+    expect(await signIn()).toEqual({ ssoSignIn: true });
+    expect((await app.graphql('{ ssoStatus { configured } }')).errors?.[0].extensions.code).toBe('NOT_AUTHENTICATED');
+    await put({ enabled: false });
+    expect(await signIn()).toEqual({ ssoSignIn: false });
   });
 });

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { RoleEnum } from '../users/types.ts';
+import type { SsoLink } from './links.ts';
 import type { AttributeMapping } from './settings.ts';
 import type { SsoConfigView, SsoStatus } from './service.ts';
 
@@ -67,5 +68,20 @@ export const UpdateSsoConfigInput = builder.inputType('UpdateSsoConfigInput', {
     roleMapping: t.field({ type: 'JSON', required: false, description: 'Role attribute value → role (at most 200 entries).' }),
     defaultRole: t.field({ type: RoleEnum, required: false, description: 'Default viewer.' }),
     autoProvision: t.boolean({ required: false, description: 'Default true.' }),
+  }),
+});
+
+export const SsoLinkType = builder.objectRef<SsoLink>('SsoLink').implement({
+  description: 'The identity provider identity (issuer + NameID) that signs in as a user; null when none does.',
+  fields: (t) => ({
+    userId: t.exposeString('userId'),
+    issuer: t.exposeString('issuer', { nullable: true, description: "The identity provider's entity id." }),
+    nameId: t.exposeString('nameId', { nullable: true, description: 'The NameID the identity provider sends for this user.' }),
+  }),
+});
+
+export const LinkSsoIdentityInput = builder.inputType('LinkSsoIdentityInput', {
+  fields: (t) => ({
+    nameId: t.string({ required: true, description: "The user's NameID at the configured identity provider (a persistent id is best)." }),
   }),
 });

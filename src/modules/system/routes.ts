@@ -68,9 +68,9 @@ export const systemRoutes: Route[] = [
     roles: systemRoles.email,
     expensive: true,
     summary:
-      "Send a test e-mail now to body to (default: the caller's address); 200 with delivered (whether the SMTP server accepted it) " +
-      'and detail (its answer or the error); 409 EMAIL_NOT_CONFIGURED while e-mail is disabled or lacks a host or sender',
-    document: 'mutation ($to: String) { sendTestEmail(to: $to) { delivered detail to } }',
+      "Send a test e-mail now to body to (default: the caller's address); 200 with delivered (whether the SMTP server accepted it), " +
+      "outcome (a stable code) and detail (Violet's words, never the server's); 409 EMAIL_NOT_CONFIGURED while e-mail is disabled or lacks a host or sender",
+    document: 'mutation ($to: String) { sendTestEmail(to: $to) { delivered outcome detail to } }',
     variables: { to: body('to') },
   },
 ];

@@ -5,6 +5,7 @@ import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
+import './my-edits.ts';
 import { testRoles } from './permissions.ts';
 import { createRetest, RETEST_CHAIN_MAX, retestChain } from './retests.ts';
 import * as tests from './service.ts';

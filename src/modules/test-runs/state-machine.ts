@@ -161,6 +161,10 @@ export function validTransitions(state: TestState): TestState[] {
   return TEST_STATES.filter((candidate) => candidate !== state && targets.includes(candidate));
 }
 
+/** Actions of the table's current (not legacy) rows that `role` may take in `state`. */
+export const actionsForRole = (state: TestState, role: Role | undefined): TestAction[] =>
+  TRANSITIONS.filter((row) => row.from === state && !row.legacy && role !== undefined && row.roles.includes(role)).map((row) => row.action);
+
 /** Actions the table offers in `state`. */
 export const actionsFrom = (state: TestState): TestAction[] => TRANSITIONS.filter((row) => row.from === state).map((row) => row.action);
 

@@ -4,6 +4,7 @@ import type { Prisma } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Test, TestState } from '../../generated/prisma/client.ts';
+import { lockRow } from '../../db/row-lock.ts';
 
 export type TestQuery = { select?: Prisma.TestSelect; include?: Prisma.TestInclude };
 
@@ -37,8 +38,7 @@ export interface LockedTest {
  */
 export async function lockTest(uow: UnitOfWork, id: string): Promise<LockedTest> {
   assertTestId(id);
-  const locked = await uow.tx.$queryRaw<{ id: string }[]>`SELECT id FROM tests WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
-  if (!locked.length) throw new NotFoundError('Test', id);
+  if (!(await lockRow(uow.tx, 'tests', id, 'noKeyUpdate'))) throw new NotFoundError('Test', id);
   const test = await uow.tx.test.findUniqueOrThrow({ where: { id } });
   const last = await uow.tx.testEvent.findFirst({ where: { testId: id }, orderBy: { at: 'desc' }, select: { at: true } });
   return timelineOf(uow, test, last?.at);

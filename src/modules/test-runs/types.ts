@@ -5,7 +5,7 @@ import { pageType } from '../../graphql/pagination.ts';
 import { DetectionResult, RemediationStatus, TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
 import '../techniques/types.ts';
 import { UserSummaryType } from '../users/types.ts';
-import { actionsFrom, validTransitions, type Side } from './state-machine.ts';
+import { actionsForRole, actionsFrom, validTransitions, type Side } from './state-machine.ts';
 import { elapsedMsOf } from './timer.ts';
 
 export const TestStateEnum = builder.enumType(TestState, {
@@ -47,6 +47,11 @@ export const TestType = builder.prismaObject('Test', {
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current state (roles still apply), e.g. submit_red.',
       resolve: (test) => actionsFrom(test.state),
+    }),
+    myActions: t.stringList({
+      description:
+        "Transition actions the caller's role may take in the current state (e.g. submit_red); per-record rules are checked when acting. Empty for viewers.",
+      resolve: (test, _args, context) => actionsForRole(test.state, context.auth.principal?.role),
     }),
     executionDate: t.expose('executionDate', { type: 'DateTime', nullable: true, description: 'Set by start-execution.' }),
     redSubmittedAt: t.expose('redSubmittedAt', { type: 'DateTime', nullable: true }),

@@ -1,6 +1,7 @@
 import { containsText, equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
+import { lockRow } from '../../db/row-lock.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
@@ -238,6 +239,8 @@ export async function updateTemplate(services: Services, actor: Actor, id: strin
 /** Flips the active flag: inactive templates stay listed (is_active filter) but are not offered for new tests. */
 export async function toggleTemplateActive(services: Services, actor: Actor, id: string, query: Query = {}) {
   return inTransaction(services, actor, async (uow) => {
+    // Flipped from the committed value: two concurrent toggles flip twice.
+    if (isUuid(id)) await lockRow(uow.tx, 'test_templates', id);
     const before = await existingTemplate(uow.tx, id);
     const template = await uow.tx.testTemplate.update({ ...query, where: { id: before.id }, data: { isActive: !before.isActive } });
     await uow.audit({

@@ -312,10 +312,13 @@ describe('threat actors in GraphQL', () => {
     let small: any;
     let large: any;
     const smallCount = await countQueries(async () => (small = await app.graphql(query, { limit: 2 }, viewer)));
-    const largeCount = await countQueries(async () => (large = await app.graphql(query, { limit: 15 }, viewer)));
+    // Six actors with every procedure text (a long text field) is what the cost limit admits with this selection.
+    const largeCount = await countQueries(async () => (large = await app.graphql(query, { limit: 6 }, viewer)));
     expect(small.data.threatActors.items).toHaveLength(2);
-    expect(large.data.threatActors.items).toHaveLength(15);
-    expect(large.data.threatActors.items.find((item: any) => item.name === 'Bulk Actor 3')).toMatchObject({ techniqueCount: 2 });
+    expect(large.data.threatActors.items).toHaveLength(6);
+    const bulk = large.data.threatActors.items.filter((item: any) => item.name.startsWith('Bulk Actor'));
+    expect(bulk.length).toBeGreaterThan(0);
+    for (const item of bulk) expect(item).toMatchObject({ techniqueCount: 2, techniques: [expect.anything(), expect.anything()] });
     expect(largeCount).toBe(smallCount);
     const techniques = 'query { techniques { ttpId threatActors { name techniqueCount } } }';
     const first = await countQueries(() => app.graphql(techniques, {}, viewer));

@@ -21,7 +21,14 @@ export async function bootstrapAdmin(services: Services): Promise<BootstrapResul
     .$transaction(async (tx) => {
       if ((await tx.user.count()) > 0) return false;
       const user = await tx.user.create({
-        data: { username: 'admin', role: 'admin', passwordHash, displayName: 'Administrator', mustChangePassword: !configured },
+        data: {
+          username: 'admin',
+          role: 'admin',
+          passwordHash,
+          displayName: 'Administrator',
+          mustChangePassword: !configured,
+          isBootstrap: true,
+        },
       });
       await tx.auditLog.create({
         data: {

@@ -145,9 +145,14 @@ export async function updateUser(services: Services, actor: Principal, id: strin
 export async function deactivateUser(services: Services, actor: Principal, id: string, query: Query = {}) {
   return inTransaction(services, actor, async (uow) => {
     const before = await existingUser(uow, id);
-    if (!before.isActive) return uow.tx.user.findUniqueOrThrow({ ...query, where: { id } });
     await assertAdminsRemain(uow, actor, before, { isActive: false });
-    const user = await uow.tx.user.update({ ...query, where: { id }, data: { isActive: false, sessionVersion: { increment: 1 } } });
+    // Only while active: of two concurrent deactivations, one ends the sessions and is audited.
+    const { count } = await uow.tx.user.updateMany({
+      where: { id, isActive: true },
+      data: { isActive: false, sessionVersion: { increment: 1 } },
+    });
+    const user = await uow.tx.user.findUniqueOrThrow({ ...query, where: { id } });
+    if (!count) return user;
     await uow.audit({ action: 'deactivate_user', entityType: 'user', entityId: id, details: { username: before.username } });
     uow.emit('user.changed', { userId: id, change: 'deactivated' });
     return user;

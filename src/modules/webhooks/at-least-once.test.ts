@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { startServiceProcess, waitFor, type ServiceProcess } from '../../../test/helpers/service-process.ts';
+import { startServiceProcess, waitFor, WORKER_ENTRY, type ServiceProcess } from '../../../test/helpers/service-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
 
 /**
@@ -9,7 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helper
  * another worker, with the same webhook-id (at-least-once; receivers deduplicate on the id).
  */
 describe('a worker killed mid-delivery', () => {
-  const env = { JWT_SECRET: randomBytes(32).toString('hex'), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT: '10s' };
+  const env = { JWT_SECRET: randomBytes(32).toString('hex'), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:*', WEBHOOK_TIMEOUT: '10s' };
   let app: TestApp;
   let receiver: WebhookReceiver;
   const workers: ServiceProcess[] = [];
@@ -23,7 +23,7 @@ describe('a worker killed mid-delivery', () => {
         REDIS_PREFIX: app.services.config.REDIS_PREFIX,
         SOURCE_SYNC_SCHEDULES: 'false',
       },
-      'workers/main.ts',
+      WORKER_ENTRY,
       /worker started/,
     );
     workers.push(worker);

@@ -1,8 +1,9 @@
 import { defineConsumer } from '../../events/consumers.ts';
 import type { EventOf } from '../../events/types.ts';
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
+import { queueRows } from '../../jobs/queue-rows.ts';
 import { QueueName, type JobDefinition } from '../../jobs/types.ts';
-import { parseAllowList } from '../../net/allow-list.ts';
+import { HTTP_PORTS, parseAllowList } from '../../net/allow-list.ts';
 import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../../net/guarded-fetch.ts';
 import type { Services } from '../../services.ts';
 import { Roles } from '../../auth/roles.ts';
@@ -25,15 +26,14 @@ const ERROR_MAX = 500;
 export const maxAttempts = (services: Services) => services.config.WEBHOOK_RETRY_SCHEDULE.length + 1;
 
 /** Queues an attempt of each delivery; a queue outage only delays them until the sweep finds them. */
-export function queueDeliveries(services: Services, deliveryIds: readonly string[], delayMs = 0): Promise<void> {
-  return Promise.all(
-    deliveryIds.map((id) =>
-      services.jobs.enqueue(DELIVER_JOB, { deliveryId: id }, { delayMs }).catch((error: unknown) => {
-        services.log.warn({ err: error, deliveryId: id }, 'webhook delivery could not be queued; the sweep will send it');
-      }),
-    ),
-  ).then(() => undefined);
-}
+export const queueDeliveries = (services: Services, deliveryIds: readonly string[], delayMs = 0) =>
+  queueRows(
+    services,
+    DELIVER_JOB,
+    'deliveryId',
+    deliveryIds.map((id) => ({ id, delayMs })),
+    'webhook delivery',
+  );
 
 /** Creates the pending deliveries of one event for the given webhooks and queues them once committed. */
 export async function createDeliveries(
@@ -91,7 +91,7 @@ const fetchers = new WeakMap<Services, GuardedFetch>();
 function webhookFetch(services: Services): GuardedFetch {
   let fetcher = fetchers.get(services);
   if (!fetcher) {
-    fetcher = createGuardedFetch({ allowList: parseAllowList(services.config.WEBHOOK_ALLOWED_HOSTS), maxRedirects: 0 });
+    fetcher = createGuardedFetch({ allowList: parseAllowList(services.config.WEBHOOK_ALLOWED_HOSTS, HTTP_PORTS), maxRedirects: 0 });
     fetchers.set(services, fetcher);
   }
   return fetcher;

@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/access.ts';
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import { parseAllowList } from '../../net/allow-list.ts';
+import { HTTP_PORTS, parseAllowList } from '../../net/allow-list.ts';
 import { assertDestinationAllowed, DestinationRefusedError } from '../../net/guarded-fetch.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
@@ -44,7 +44,7 @@ type DeliveryQuery = { select?: Prisma.WebhookDeliverySelect };
 /** The URL if a webhook may point at it now; otherwise 400 VALIDATION_ERROR naming `url`. */
 async function checkedUrl(services: Services, url: string): Promise<string> {
   try {
-    return (await assertDestinationAllowed(url, { allowList: parseAllowList(services.config.WEBHOOK_ALLOWED_HOSTS) })).href;
+    return (await assertDestinationAllowed(url, { allowList: parseAllowList(services.config.WEBHOOK_ALLOWED_HOSTS, HTTP_PORTS) })).href;
   } catch (error) {
     if (error instanceof DestinationRefusedError) throw new ValidationError('url', error.message);
     throw error;
@@ -178,16 +178,17 @@ export async function redeliver(
   query: DeliveryQuery = {},
 ) {
   return inTransaction(services, principal, async (uow) => {
-    const delivery = await uow.tx.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, select: { id: true, status: true } });
+    const delivery = await uow.tx.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, select: { id: true } });
     if (!delivery) throw new NotFoundError('Webhook delivery', deliveryId);
-    if (delivery.status === 'pending') throw new ConflictError('The delivery is still being attempted');
     services.jobs.assertAvailable();
-    uow.afterCommit(() => queueDeliveries(services, [deliveryId]));
-    const updated = await uow.tx.webhookDelivery.update({
-      ...query,
-      where: { id: deliveryId },
+    // Only while finished: of two concurrent redeliveries, the second finds the delivery pending again.
+    const { count } = await uow.tx.webhookDelivery.updateMany({
+      where: { id: deliveryId, status: { not: 'pending' } },
       data: { status: 'pending', nextAttemptAt: new Date(), completedAt: null },
     });
+    if (!count) throw new ConflictError('The delivery is still being attempted');
+    uow.afterCommit(() => queueDeliveries(services, [deliveryId]));
+    const updated = await uow.tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: deliveryId } });
     await uow.audit({ action: 'redeliver_webhook', entityType: 'webhook', entityId: webhookId, details: { delivery_id: deliveryId } });
     return updated;
   });

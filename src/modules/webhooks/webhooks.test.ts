@@ -16,12 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const app = useTestApp({
-  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+// 127.0.0.1 on its standard ports (80, 443) and on the receiver's port: never on any other.
+const app = useTestApp(() => ({
+  WEBHOOK_ALLOWED_HOSTS: `127.0.0.1, 127.0.0.1:${new URL(receiver.url).port}`,
   WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
   WEBHOOK_DISABLE_AFTER: '4',
   WEBHOOK_TIMEOUT: '2s',
-});
+}));
 let t: Team;
 beforeAll(async () => {
   t = await team(app);
@@ -103,6 +104,20 @@ describe('webhook configuration', () => {
     const response = await app.api('POST', '/webhooks', { token: t.admin.token, body });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
+  });
+
+  it('admits an allow-listed host only on the ports its entries name: 127.0.0.1 does not open Redis on 6379', async () => {
+    for (const url of ['http://127.0.0.1:6379/', 'http://localhost:6379/', 'http://[::ffff:127.0.0.1]:6379/', 'http://127.0.0.1:5432/']) {
+      const response = await app.api('POST', '/webhooks', { token: t.admin.token, body: { url, events: ['webhook.test'] } });
+      expect(response, url).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'url' } });
+      expect(response.body.detail, url).toMatch(/^url: .* (is not a public address|resolves to (no|a non-)public address)$/);
+    }
+    const standard = await app.api('POST', '/webhooks', {
+      token: t.admin.token,
+      body: { url: 'https://127.0.0.1/siem', events: ['webhook.test'] },
+    });
+    expect(standard.status).toBe(201);
+    expect((await createWebhook('/listed-port')).url).toBe(`${receiver.url}/listed-port`);
   });
 
   it('answers 404 for unknown webhooks and deliveries', async () => {

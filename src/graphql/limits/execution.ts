@@ -1,0 +1,173 @@
+import { performance } from 'node:perf_hooks';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isLeafType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
+import type { Context } from '../context.ts';
+import { LIMIT_CODES, QueryLimitError } from './errors.ts';
+
+/**
+ * The execution guard (docs/graphql-limits.md): every field's resolver is wrapped so that an operation stops with
+ * one clear error once its answer would exceed GRAPHQL_MAX_ANSWER bytes (counted as values are resolved, before any
+ * string is built) or once it has run GRAPHQL_DEADLINE; and so that a long operation yields the event loop every
+ * SLICE_MS, letting other requests through between its slices.
+ */
+
+/** The longest a resolver chain runs before the guard lets the event loop serve others. */
+export const SLICE_MS = 15;
+
+/**
+ * Root fields of one operation resolved at once. Root resolvers load their whole subtree from the database, and
+ * aliases all start together: taking them a few at a time lets the byte cap stop the rest before they load.
+ */
+export const ROOT_FIELDS_AT_ONCE = 2;
+
+let sliceStartedAt = performance.now();
+
+class AnswerBudget {
+  private bytes = 0;
+  private refusal: QueryLimitError | null = null;
+  private readonly deadline: number;
+  private rootsRunning = 0;
+  private readonly rootsWaiting: Array<() => void> = [];
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly deadlineMs: number,
+  ) {
+    this.deadline = performance.now() + deadlineMs;
+  }
+
+  /** The refusal once the answer is over its size or its time, else null. */
+  stop(now: number): QueryLimitError | null {
+    if (!this.refusal && now > this.deadline) {
+      this.refusal = new QueryLimitError(
+        LIMIT_CODES.timeout,
+        `The operation ran longer than ${this.deadlineMs} ms: ask for smaller pages or fewer fields`,
+        { deadline_ms: this.deadlineMs },
+        503,
+      );
+    }
+    return this.refusal;
+  }
+
+  spend(bytes: number): void {
+    this.bytes += bytes;
+    if (this.bytes <= this.maxBytes || this.refusal) return;
+    this.refusal = new QueryLimitError(
+      LIMIT_CODES.answer,
+      `The answer would be larger than ${this.maxBytes} bytes: ask for smaller pages or fewer fields`,
+      { max_answer_bytes: this.maxBytes },
+      422,
+    );
+  }
+
+  /** Runs a root field's resolver when fewer than ROOT_FIELDS_AT_ONCE others are running, within the budget. */
+  async inRootSlot<T>(resolve: () => T): Promise<Awaited<T>> {
+    if (this.rootsRunning >= ROOT_FIELDS_AT_ONCE) await new Promise<void>((start) => this.rootsWaiting.push(start));
+    this.rootsRunning += 1;
+    try {
+      const refusal = this.stop(performance.now());
+      if (refusal) throw refusal;
+      return await resolve();
+    } finally {
+      this.rootsRunning -= 1;
+      this.rootsWaiting.shift()?.();
+    }
+  }
+
+  /** What is left before the cap: a bound for measuring a JSON value without walking it all. */
+  remaining(): number {
+    return this.maxBytes - this.bytes;
+  }
+}
+
+const budgets = new WeakMap<object, AnswerBudget>();
+
+function newBudget(context: Context): AnswerBudget {
+  const { config } = context.services;
+  const budget = new AnswerBudget(config.GRAPHQL_MAX_ANSWER, config.GRAPHQL_DEADLINE);
+  budgets.set(context, budget);
+  return budget;
+}
+
+/** The bytes of a JSON value, approximately, walking no further than `limit`. */
+function jsonBytes(value: unknown, limit: number): number {
+  if (value === null || value === undefined) return 4;
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value !== 'object') return 8;
+  if (value instanceof Date) return 26;
+  let total = 2;
+  for (const [key, item] of Object.entries(value)) {
+    total += key.length + 4 + jsonBytes(item, limit - total);
+    if (total > limit) return total;
+  }
+  return total;
+}
+
+const yieldWith = <T>(value: T) =>
+  new Promise<T>((resolve) =>
+    setImmediate(() => {
+      sliceStartedAt = performance.now();
+      resolve(value);
+    }),
+  );
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/**
+ * The promise as it is, marked handled. Refusals are always promises: graphql-js abandons the pending siblings of a
+ * field that throws at once, and their rejections would be unhandled; it awaits every promise of a selection.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+const refused = (refusal: QueryLimitError) => handled(Promise.reject(refusal));
+
+function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean): GraphQLFieldResolver<unknown, Context> {
+  const resolve = field.resolve ?? defaultFieldResolver;
+  const leaf = isLeafType(getNamedType(field.type));
+  const account = (budget: AnswerBudget, info: GraphQLResolveInfo, value: unknown) => {
+    const size = leaf ? jsonBytes(value, budget.remaining()) : Array.isArray(value) ? value.length + 2 : 2;
+    budget.spend(info.path.key.toString().length + 4 + size);
+    const now = performance.now();
+    const refusal = budget.stop(now);
+    if (refusal) return refused(refusal);
+    return now - sliceStartedAt > SLICE_MS ? yieldWith(value) : value;
+  };
+  return (parent, args, context, info) => {
+    // A subscription executes its selection once per event, each with a budget of its own.
+    const budget = (!startsExecution && budgets.get(context)) || newBudget(context);
+    if (!info.path.prev && !startsExecution) {
+      return handled(budget.inRootSlot(() => resolve(parent, args, context, info)).then((resolved) => account(budget, info, resolved)));
+    }
+    const refusal = budget.stop(performance.now());
+    if (refusal) return refused(refusal);
+    const value = resolve(parent, args, context, info);
+    return isPromiseLike(value)
+      ? handled(Promise.resolve(value).then((resolved) => account(budget, info, resolved)))
+      : account(budget, info, value);
+  };
+}
+
+/** Wraps every field resolver of `schema` with the execution guard; returns the same schema. */
+export function guardExecution(schema: GraphQLSchema): GraphQLSchema {
+  const subscriptionRoot = schema.getSubscriptionType();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      field.resolve = guarded(field as GraphQLField<unknown, Context>, type === subscriptionRoot);
+    }
+  }
+  return schema;
+}

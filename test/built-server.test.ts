@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from './helpers/database.ts';
+import { STARTUP_BUDGET_MS, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function startBuilt(engine: 'postgresql' | 'pglite'): Promise<ServiceProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'violet-built-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const env: Record<string, string> = { DATA_DIR: dataDir };
+  if (engine === 'postgresql') {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    env.DATABASE_URL = database.url;
+  }
+  const service = await startServiceProcess(env);
+  cleanups.push(async () => {
+    if (service.child.exitCode === null) service.child.kill('SIGTERM');
+    await service.exited;
+  });
+  return service;
+}
+
+describe('the built service (node dist/src/main.js, what npm start runs)', () => {
+  for (const engine of ['postgresql', 'pglite'] as const) {
+    it(
+      `on ${engine}: applies the migrations from dist/, answers health, GraphQL and REST, serves the docs pages' assets`,
+      async () => {
+        const service = await startBuilt(engine);
+        const token = await service.login();
+
+        const health = await service.api('GET', '/system/health', token);
+        expect(health).toMatchObject({ status: 200, body: { status: 'ok', database: { status: 'ok', engine } } });
+
+        const graphql = await fetch(`${service.base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: '{ me { username role } health { status } }' }),
+        });
+        expect(await graphql.json()).toEqual({ data: { me: { username: 'admin', role: 'admin' }, health: { status: 'ok' } } });
+
+        const me = await service.api('GET', '/auth/me', token);
+        expect(me).toMatchObject({ status: 200, body: { username: 'admin', role: 'admin' } });
+
+        const openapi = await service.api('GET', '/openapi.json');
+        expect(openapi.status).toBe(200);
+        expect(openapi.body.paths['/auth/me'].get).toBeDefined();
+        const swagger = await fetch(`${service.base}/static/swagger-ui/swagger-ui-bundle.js`);
+        expect(swagger.status).toBe(200);
+        expect(await swagger.text()).toContain('SwaggerUIBundle');
+        const graphiql = await fetch(`${service.base}/static/graphiql/graphiql.min.js`);
+        expect(graphiql.status).toBe(200);
+      },
+      STARTUP_BUDGET_MS + 30_000,
+    );
+  }
+
+  it('dist/ is the build of these sources: the start check neither rebuilds nor prints anything', () => {
+    const check = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { encoding: 'utf8' });
+    expect({ status: check.status, stdout: check.stdout, stderr: check.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+  });
+});

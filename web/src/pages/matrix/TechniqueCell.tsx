@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { type FragmentType, graphql, useFragment } from '../../gql';
+import { type Colouring, statusOf, swatchClass } from './coverage.ts';
+
+export const TechniqueCellFragment = graphql(`
+  fragment TechniqueCell on HeatmapTechnique {
+    ttpId
+    name
+    status
+    score
+    subTechniques { ...SubTechniqueCell }
+  }
+`);
+
+const SubTechniqueCellFragment = graphql(`
+  fragment SubTechniqueCell on HeatmapTechnique {
+    ttpId
+    name
+    status
+    score
+  }
+`);
+
+type Cell = { ttpId: string; name: string; status: Parameters<typeof statusOf>[0]; score: number };
+
+function CellLink({ cell, colouring }: { cell: Cell; colouring: Colouring }) {
+  const { label, glyph } = statusOf(cell.status);
+  const score = Math.round(cell.score);
+  return (
+    <Link to={`/techniques/${encodeURIComponent(cell.ttpId)}`} className="cell-link" data-nav="" tabIndex={-1}>
+      <span className={swatchClass(colouring, cell.status, cell.score)} aria-hidden="true" />
+      <span className="cell-text">
+        <span className="cell-id">{cell.ttpId}</span> {cell.name}
+        <span className="cell-status">
+          <span aria-hidden="true">{glyph}</span> {label}, score {score}
+        </span>
+      </span>
+    </Link>
+  );
+}
+
+/** A technique of the matrix: its status and score, its sub-techniques folded under it with their count. */
+export function TechniqueCell(props: { technique: FragmentType<typeof TechniqueCellFragment>; colouring: Colouring }) {
+  const technique = useFragment(TechniqueCellFragment, props.technique);
+  const subs = useFragment(SubTechniqueCellFragment, technique.subTechniques);
+  const [open, setOpen] = useState(false);
+  const listId = `subs-${technique.ttpId}`;
+  return (
+    <li className="cell">
+      <CellLink cell={technique} colouring={props.colouring} />
+      {subs.length > 0 && (
+        <>
+          <button
+            type="button"
+            className="fold"
+            data-nav=""
+            tabIndex={-1}
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide' : 'Show'} {subs.length} sub-technique{subs.length === 1 ? '' : 's'}
+            <span className="visually-hidden"> of {technique.ttpId}</span>
+          </button>
+          <ul id={listId} className="subs" hidden={!open}>
+            {open &&
+              subs.map((sub) => (
+                <li key={sub.ttpId} className="cell sub">
+                  <CellLink cell={sub} colouring={props.colouring} />
+                </li>
+              ))}
+          </ul>
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { inRoleSet } from '../access.tsx';
+import { useSession } from '../session.tsx';
+import { NotificationBell } from './NotificationBell.tsx';
+import { ThemeToggle } from './ThemeToggle.tsx';
+import { UserMenu } from './UserMenu.tsx';
+
+/** Navigation, theme, notifications and the user menu around every signed-in page. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { viewer } = useSession();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell-header">
+        <span className="brand">Violet</span>
+        <nav aria-label="Main">
+          <NavLink to="/matrix">Coverage matrix</NavLink>
+          <NavLink to="/board">Test board</NavLink>
+          {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
+        </nav>
+        <div className="shell-tools">
+          <ThemeToggle />
+          <NotificationBell />
+          <UserMenu />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}
