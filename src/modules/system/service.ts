@@ -50,24 +50,76 @@ const storageStatus = (services: Services) => passes(() => services.storage.obje
 
 export const workersStatus = (count: number | null): WorkersStatus => (count === null ? 'unknown' : count > 0 ? 'ok' : 'none');
 
-/**
- * The state of the database, Redis, storage and job workers; degraded when the database or a configured Redis
- * fails. Missing workers do not degrade it: the API still serves, and a load balancer must not drop it for that.
- * `detailed` (admins) adds the engine, driver and worker count.
- */
-export async function checkHealth(services: Services, detailed = false): Promise<Health> {
+/** The probes' own answers, before the anonymous view drops the details. */
+interface Probe {
+  database: CheckStatus;
+  redis: Health['redis']['status'];
+  storage: CheckStatus;
+  workers: number | null;
+  at: number;
+}
+
+async function probe(services: Services): Promise<Probe> {
   const [database, redis, storage, workers] = await Promise.all([
     passes(() => services.prisma.$queryRaw`SELECT 1`),
     redisStatus(services),
     storageStatus(services),
     services.jobs.workerCount(),
   ]);
-  const degraded = database !== 'ok' || redis === 'error';
+  return { database, redis, storage, workers, at: Date.now() };
+}
+
+/** An anonymous answer may come from a probe this old, while a newer one runs in the background. */
+export const HEALTH_FRESH_MS = 1_000;
+/** Past this age an anonymous caller waits for a new probe. */
+export const HEALTH_MAX_AGE_MS = 5_000;
+
+interface ProbeState {
+  last?: Probe;
+  running?: Promise<Probe>;
+}
+const probes = new WeakMap<Services, ProbeState>();
+
+/** One probe at a time per service, whoever asks; the answer is kept for the next callers. */
+function runProbe(services: Services, state: ProbeState): Promise<Probe> {
+  state.running ??= probe(services)
+    .then((result) => (state.last = result))
+    .finally(() => (state.running = undefined));
+  return state.running;
+}
+
+/**
+ * The probe an answer is built from. Admins get one run for them (they are diagnosing). Anyone else, a load balancer
+ * polling or a stranger, shares the last probe while it is under HEALTH_MAX_AGE_MS old, refreshed in the background
+ * once it is over HEALTH_FRESH_MS: the public health check neither queues behind busy dependencies (the embedded
+ * database runs one statement at a time) nor turns each anonymous request into four dependency calls.
+ */
+async function currentProbe(services: Services, fresh: boolean): Promise<Probe> {
+  let state = probes.get(services);
+  if (!state) probes.set(services, (state = {}));
+  const age = state.last ? Date.now() - state.last.at : Infinity;
+  if (fresh || age > HEALTH_MAX_AGE_MS) return runProbe(services, state);
+  if (age > HEALTH_FRESH_MS) void runProbe(services, state).catch(() => undefined);
+  return state.last!;
+}
+
+/**
+ * The state of the database, Redis, storage and job workers; degraded when the database or a configured Redis
+ * fails. Missing workers do not degrade it: the API still serves, and a load balancer must not drop it for that.
+ * `detailed` (admins) adds the engine, driver and worker count, from a probe run for the call. A Redis connection
+ * known to be down shows at once, whatever the age of the probe.
+ */
+export async function checkHealth(services: Services, detailed = false): Promise<Health> {
+  const probed = await currentProbe(services, detailed);
+  const redisDown = services.redis !== undefined && services.redis.status !== 'ready';
+  const redis = redisDown ? 'error' : probed.redis;
+  const workers = redisDown ? null : probed.workers;
+  const degraded = probed.database !== 'ok' || redis === 'error';
   return {
     status: degraded ? 'degraded' : 'ok',
-    database: { status: database, engine: detailed ? services.db.engine : null },
+    database: { status: probed.database, engine: detailed ? services.db.engine : null },
     redis: { status: redis },
-    storage: { status: storage, driver: detailed ? services.storage.objects.driver : null },
+    storage: { status: probed.storage, driver: detailed ? services.storage.objects.driver : null },
     workers: { status: workersStatus(workers), count: detailed ? workers : null },
   };
 }

@@ -32,6 +32,23 @@ describe('system', () => {
     expect(viewer.body.database).toEqual({ status: 'ok' });
   });
 
+  it('anonymous callers share one recent probe of the dependencies; an admin gets a probe of its own', async () => {
+    const objects = app.services.storage.objects;
+    const check = objects.check.bind(objects);
+    let probes = 0;
+    objects.check = () => ((probes += 1), check());
+    try {
+      await app.api('GET', '/system/health', { token: await app.tokenFor('admin') });
+      const anonymous = await Promise.all(Array.from({ length: 20 }, () => app.api('GET', '/system/health')));
+      expect(anonymous.every((health) => health.status === 200)).toBe(true);
+      expect(probes).toBe(1);
+      await app.api('GET', '/system/health', { token: await app.tokenFor('admin') });
+      expect(probes).toBe(2);
+    } finally {
+      objects.check = check;
+    }
+  });
+
   it('PostgreSQL sessions run with JIT compilation off', async () => {
     const rows = await Promise.all(
       [1, 2, 3].map(() => app.services.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`),
