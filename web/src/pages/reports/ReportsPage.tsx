@@ -38,7 +38,9 @@ export default function ReportsPage() {
   const canGenerate = inRoleSet(viewer, GENERATE_SET);
   const offered = REPORTS.filter((report) => canGenerate || !report.generated);
   const [search, update] = useUrlState();
-  const chosen = offered.find((report) => report.key === search.get('report')) ?? offered[0];
+  // The choice answers at once; the URL (to share the view) follows.
+  const [choice, setChoice] = useState(search.get('report'));
+  const chosen = offered.find((report) => report.key === choice) ?? offered[0];
   const [inputs, setInputs] = useState<ReportInputs>({});
   const [status, setStatus] = useState<Status>({ phase: 'idle' });
   const [{ data, error }] = useQuery({ query: ReportOptionsDocument, variables: { withCampaigns: canGenerate } });
@@ -76,24 +78,29 @@ export default function ReportsPage() {
         <fieldset>
           <legend>Report</legend>
           {offered.map((report) => (
-            <label key={report.key} className="report-choice">
+            <div key={report.key} className="report-choice">
               <input
                 type="radio"
+                id={`choice-${report.key}`}
                 name="report"
                 value={report.key}
                 checked={report.key === chosen.key}
+                aria-describedby={`choice-${report.key}-about`}
                 onChange={() => {
+                  setChoice(report.key);
                   update({ report: report.key });
                   setStatus({ phase: 'idle' });
                 }}
               />
               <span>
-                <strong>
-                  {report.label} <span className="count">({report.format})</span>
-                </strong>
-                <span className="hint">{report.description}</span>
+                <label htmlFor={`choice-${report.key}`}>
+                  <strong>{report.label}</strong> <span className="count">({report.format})</span>
+                </label>
+                <span id={`choice-${report.key}-about`} className="hint">
+                  {report.description}
+                </span>
               </span>
-            </label>
+            </div>
           ))}
         </fieldset>
         <ReportFields choice={chosen.key} inputs={inputs} set={set} fieldError={fieldError} options={data} />
