@@ -121,7 +121,7 @@ describe('the dashboard', () => {
     await context.close();
   });
 
-  it('keeps hostile names as text: in the tables, the axis labels and the summary', async () => {
+  it('keeps a hostile tactic name as text, in the table and in the SVG axis label', async () => {
     const { context, page, misconduct } = await signedIn('viewer');
     await page.goto('/dashboard');
     await chartsDrawn(page);
