@@ -20,6 +20,8 @@ export function AppShell({ children }: { children: ReactNode }) {
           <NavLink to="/matrix">Coverage matrix</NavLink>
           <NavLink to="/board">Test board</NavLink>
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
+          <NavLink to="/dashboard">Dashboard</NavLink>
+          <NavLink to="/reports">Reports</NavLink>
         </nav>
         <div className="shell-tools">
           <ThemeToggle />
