@@ -9,6 +9,8 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage.tsx'));
+const CampaignPage = lazy(() => import('./pages/campaigns/CampaignPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -29,6 +31,8 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/campaigns" element={<CampaignsPage />} />
+          <Route path="/campaigns/:id" element={<CampaignPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
