@@ -6,6 +6,7 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
 import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
 
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<script>fetch("https://evil.example/")</script><img src=x onerror=alert(1)> \u202Eevil\u202C';
 const HOSTILE_DESCRIPTION = 'Run <script>alert(2)</script> then [open](javascript:alert(3)) or <a href="javascript:alert(4)">this</a>';
 
@@ -147,6 +148,7 @@ describe('campaign lifecycle in the browser', () => {
     await expect.poll(() => page.getByTestId('campaign-progress').textContent()).toContain('1 of 2 validated (50%)');
     const progress = page.getByRole('region', { name: 'Progress' });
     expect(await progress.getByRole('progressbar').getAttribute('aria-label')).toBe('Campaign progress: 1 of 2 validated (50%)');
+    await page.screenshot({ path: `${SCREENSHOTS}campaign.png` });
 
     await page.getByRole('button', { name: 'Complete campaign' }).click();
     await expect.poll(() => status(page)).toBe('Completed');
