@@ -11,6 +11,8 @@ const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.tsx'));
 const ReportsPage = lazy(() => import('./pages/reports/ReportsPage.tsx'));
+const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage.tsx'));
+const CampaignPage = lazy(() => import('./pages/campaigns/CampaignPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -33,6 +35,8 @@ export function AppRoutes() {
           />
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/reports" element={<ReportsPage />} />
+          <Route path="/campaigns" element={<CampaignsPage />} />
+          <Route path="/campaigns/:id" element={<CampaignPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
