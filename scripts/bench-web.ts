@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { WEB_DIST } from '../src/web-app.ts';
-import { launchBrowser, openContext, signIn } from '../test/e2e/browser.ts';
+import { launchBrowser, openContext, signIn } from '../test/e2e/chromium.ts';
 import { startServiceProcess, waitFor } from '../test/helpers/service-process.ts';
 
 const { values: options } = parseArgs({
@@ -134,7 +134,9 @@ async function main() {
     const matrix: Awaited<ReturnType<typeof openMatrix>>[] = [];
     for (let run = 0; run < Number(options.runs); run++) matrix.push(await openMatrix(watcher.page, cells));
     console.log(`matrix (1,000 techniques, ${cells} cells): rendered ${summary(matrix.map((run) => run.rendered))}`);
-    console.log(`matrix: interactive ${summary(matrix.map((run) => run.interactive))}; GraphQL requests per load: ${matrix.map((run) => run.requests).join(', ')}`);
+    console.log(
+      `matrix: interactive ${summary(matrix.map((run) => run.interactive))}; GraphQL requests per load: ${matrix.map((run) => run.requests).join(', ')}`,
+    );
 
     const board: number[] = [];
     for (let run = 0; run < Number(options.runs); run++) {
@@ -193,7 +195,10 @@ async function pgRow<T>(sql: string): Promise<T> {
 
 async function login(base: string, username: string): Promise<string> {
   return waitFor('a sign-in', Date.now() + 10_000, async () => {
-    const response = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: new URLSearchParams({ username, password: PASSWORD }) });
+    const response = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ username, password: PASSWORD }),
+    });
     return response.ok ? ((await response.json()) as { access_token: string }).access_token : undefined;
   });
 }
