@@ -23,7 +23,8 @@ describe('an alert offers the actions of the transition table', () => {
     expect(evaluation.data.evaluateAlerts.fired).toBe(1);
     const [id] = evaluation.data.evaluateAlerts.alertIds as string[];
 
-    const actions = async () => (await app.graphql(ACTIONS, {}, t.viewer.token)).data.alerts.find((alert: { id: string }) => alert.id === id);
+    const actions = async () =>
+      (await app.graphql(ACTIONS, {}, t.viewer.token)).data.alerts.find((alert: { id: string }) => alert.id === id);
     expect(await actions()).toEqual({ id, status: 'open', availableActions: ['acknowledge', 'resolve', 'dismiss'] });
     await app.graphql('mutation ($id: UUID!) { acknowledgeAlert(id: $id) { id } }', { id }, t.red_lead.token);
     expect(await actions()).toEqual({ id, status: 'acknowledged', availableActions: ['resolve', 'dismiss'] });
