@@ -9,6 +9,10 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
+const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
+const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
+const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -29,6 +33,17 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/alerts" element={<AlertsPage />} />
+          <Route
+            path="/revalidation"
+            element={
+              <RequireRoleSet set="blueLead">
+                <RevalidationPage />
+              </RequireRoleSet>
+            }
+          />
+          <Route path="/attack-paths" element={<AttackPathsPage />} />
+          <Route path="/attack-paths/:id" element={<AttackPathPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
