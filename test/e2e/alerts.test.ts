@@ -15,7 +15,7 @@ let app: TestApp;
 let browser: Browser;
 let t: Team;
 let ids: Record<string, string>;
-let hostilePath: { id: string };
+let hostilePath: Record<string, any>;
 
 const gql = async (token: string, document: string, variables: Record<string, unknown> = {}) => {
   const result = await app.graphql(document, variables, token);

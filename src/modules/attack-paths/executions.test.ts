@@ -426,7 +426,7 @@ describe('tests from an execution', () => {
 });
 
 describe('reading executions', () => {
-  it("tells each caller the transitions its role may take and whether it may record outcomes, by status", async () => {
+  it('tells each caller the transitions its role may take and whether it may record outcomes, by status', async () => {
     const { execution } = await newExecution();
     const mine = async (who: Member) =>
       (
