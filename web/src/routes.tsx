@@ -9,6 +9,8 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.tsx'));
+const ReportsPage = lazy(() => import('./pages/reports/ReportsPage.tsx'));
 const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
 const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
 const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
@@ -33,6 +35,8 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/reports" element={<ReportsPage />} />
           <Route path="/alerts" element={<AlertsPage />} />
           <Route
             path="/revalidation"

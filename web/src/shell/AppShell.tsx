@@ -21,6 +21,8 @@ export function AppShell({ children }: { children: ReactNode }) {
           <NavLink to="/matrix">Coverage matrix</NavLink>
           <NavLink to="/board">Test board</NavLink>
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
+          <NavLink to="/dashboard">Dashboard</NavLink>
+          <NavLink to="/reports">Reports</NavLink>
           <AlertsLink />
           {inRoleSet(viewer, 'blueLead') && <NavLink to="/revalidation">Revalidation</NavLink>}
           <NavLink to="/attack-paths">Attack paths</NavLink>
