@@ -5,6 +5,7 @@ import { createPath, seedPathCatalog } from '../helpers/attack-paths.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
 import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
 
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>\u202Egnp.exe';
 const HOSTILE_TEXT = 'See <script>alert(2)</script> or <a href="javascript:alert(3)">here</a> [x](javascript:alert(4))';
 const DAY = 86_400_000;
@@ -116,6 +117,7 @@ describe('the alerts inbox', () => {
     await row.getByRole('button', { name: 'Resolve' }).click();
     await row.getByRole('cell', { name: 'Resolved', exact: true }).waitFor();
     expect(await row.getByRole('button').count()).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}alerts.png` });
     const stored = await app.services.prisma.alertInstance.findFirstOrThrow({ where: { ruleType: 'coverage_below' } });
     expect(stored).toMatchObject({ status: 'resolved', changedById: t.red_lead.id });
 
@@ -236,6 +238,7 @@ describe('attack paths', () => {
     await summary.getByText('step 3, T1059.001 PowerShell').waitFor();
     await summary.getByText('step 1, T1566 Phishing').waitFor();
     expect(await summary.getByText(/^\d+ (s|min)$/).count()).toBe(1);
+    await page.screenshot({ path: `${SCREENSHOTS}attack-path.png`, fullPage: true });
     await expect.poll(() => watcher.page.getByTestId('execution-status').textContent(), { timeout: 3000 }).toBe('Completed');
     await watcher.page.getByRole('region', { name: 'Summary' }).waitFor();
     expect(await watcher.page.getByRole('main').getByRole('button').count()).toBe(0);

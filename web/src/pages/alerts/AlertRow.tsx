@@ -35,10 +35,10 @@ export function AlertRow(props: { alert: FragmentType<typeof AlertRowFragment>; 
         </span>
         {alert.note && <span className="cell-note text">Note: {alert.note}</span>}
       </td>
-      <td>
+      <td className="nowrap">
         <span className={`severity severity-${alert.severity}`}>{SEVERITY_LABELS[alert.severity]}</span>
       </td>
-      <td>{STATUS_LABELS[alert.status]}</td>
+      <td className="nowrap">{STATUS_LABELS[alert.status]}</td>
       <td className="text">{alert.subject}</td>
       <td>
         <time dateTime={alert.firedAt}>{new Date(alert.firedAt).toLocaleString()}</time>
