@@ -13,6 +13,10 @@ const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.tsx'));
 const ReportsPage = lazy(() => import('./pages/reports/ReportsPage.tsx'));
 const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage.tsx'));
 const CampaignPage = lazy(() => import('./pages/campaigns/CampaignPage.tsx'));
+const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
+const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
+const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
+const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -37,6 +41,17 @@ export function AppRoutes() {
           <Route path="/reports" element={<ReportsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/campaigns/:id" element={<CampaignPage />} />
+          <Route path="/alerts" element={<AlertsPage />} />
+          <Route
+            path="/revalidation"
+            element={
+              <RequireRoleSet set="blueLead">
+                <RevalidationPage />
+              </RequireRoleSet>
+            }
+          />
+          <Route path="/attack-paths" element={<AttackPathsPage />} />
+          <Route path="/attack-paths/:id" element={<AttackPathPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { inRoleSet } from '../access.tsx';
 import { useSession } from '../session.tsx';
+import { AlertsLink } from './AlertsLink.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
@@ -23,6 +24,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
           <NavLink to="/dashboard">Dashboard</NavLink>
           <NavLink to="/reports">Reports</NavLink>
+          <AlertsLink />
+          {inRoleSet(viewer, 'blueLead') && <NavLink to="/revalidation">Revalidation</NavLink>}
+          <NavLink to="/attack-paths">Attack paths</NavLink>
         </nav>
         <div className="shell-tools">
           <ThemeToggle />
