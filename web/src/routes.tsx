@@ -9,6 +9,8 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.tsx'));
+const SearchPage = lazy(() => import('./pages/search/SearchPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -29,6 +31,8 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/search" element={<SearchPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 import { inRoleSet } from '../access.tsx';
 import { useSession } from '../session.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
+import { SearchField } from './SearchField.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -22,6 +23,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
         </nav>
         <div className="shell-tools">
+          <SearchField />
           <ThemeToggle />
           <NotificationBell />
           <UserMenu />
