@@ -43,7 +43,12 @@ beforeAll(async () => {
   const credentialDumping = await techniqueId('T1003');
   const scripting = await techniqueId('T1059');
   const actor = await app.services.prisma.threatActor.create({
-    data: { stixId: `intrusion-set--${randomBytes(8).toString('hex')}`, externalId: 'G9999', name: HOSTILE_ACTOR, description: HOSTILE_STEPS },
+    data: {
+      stixId: `intrusion-set--${randomBytes(8).toString('hex')}`,
+      externalId: 'G9999',
+      name: HOSTILE_ACTOR,
+      description: HOSTILE_STEPS,
+    },
   });
   actorId = actor.id;
   for (const id of [credentialDumping, scripting])
@@ -53,7 +58,9 @@ beforeAll(async () => {
 
   // Two snapshots around a change of T1003, and a fresh detection validation of T1003 (confidence 80).
   const snapshot = async (name: string) =>
-    expect((await app.graphql('mutation ($name: String) { createSnapshot(input: { name: $name }) { id } }', { name }, t.red_lead.token)).errors).toBeUndefined();
+    expect(
+      (await app.graphql('mutation ($name: String) { createSnapshot(input: { name: $name }) { id } }', { name }, t.red_lead.token)).errors,
+    ).toBeUndefined();
   await snapshot('Before');
   await app.services.prisma.technique.update({ where: { id: credentialDumping }, data: { statusGlobal: 'validated' } });
   await snapshot('After');
@@ -84,7 +91,10 @@ async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light
 }
 
 const matrixCell = (page: Page, ttpId: string) =>
-  page.getByRole('region', { name: 'ATT&CK Enterprise matrix' }).getByRole('link', { name: new RegExp(`^${ttpId.replace('.', '\\.')} `) }).first();
+  page
+    .getByRole('region', { name: 'ATT&CK Enterprise matrix' })
+    .getByRole('link', { name: new RegExp(`^${ttpId.replace('.', '\\.')} `) })
+    .first();
 
 describe('profile', () => {
   it('opens from the user menu; an API key is created, its value shown once and copied, then revoked', async () => {
@@ -215,7 +225,10 @@ describe('matrix overlays', () => {
     const { context, page, misconduct } = await signedIn('viewer');
     await page.goto('/matrix?platform=Linux');
     await matrixCell(page, 'T1059').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Navigator layer' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Navigator layer' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('violet-layer-Linux.json');
     const layer = JSON.parse(await readFile((await download.path())!, 'utf8'));
     expect(layer).toMatchObject({ domain: 'enterprise-attack' });

@@ -15,21 +15,23 @@ export function SearchField() {
     if (query) navigate(`/search?q=${encodeURIComponent(query)}`);
   }
   return (
-    <form role="search" className="shell-search" onSubmit={submit}>
-      <label htmlFor="global-search" className="visually-hidden">
-        Search techniques, tests and playbooks
-      </label>
-      <input
-        id="global-search"
-        type="search"
-        value={text}
-        maxLength={100}
-        placeholder="Search T1059, names…"
-        onChange={(event) => setText(event.target.value)}
-      />
-      <button type="submit" className="button">
-        Search
-      </button>
-    </form>
+    <search>
+      <form className="shell-search" onSubmit={submit}>
+        <label htmlFor="global-search" className="visually-hidden">
+          Search techniques, tests and playbooks
+        </label>
+        <input
+          id="global-search"
+          type="search"
+          value={text}
+          maxLength={100}
+          placeholder="Search T1059, names…"
+          onChange={(event) => setText(event.target.value)}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </form>
+    </search>
   );
 }

@@ -58,7 +58,11 @@ export function OverlayControls(props: {
         ))}
       </select>
       <label htmlFor="compare-before">Compare snapshot</label>
-      <select id="compare-before" value={props.before ?? ''} onChange={(event) => props.onChange({ before: event.target.value || undefined, after: props.after ?? snapshots[0]?.id })}>
+      <select
+        id="compare-before"
+        value={props.before ?? ''}
+        onChange={(event) => props.onChange({ before: event.target.value || undefined, after: props.after ?? snapshots[0]?.id })}
+      >
         <option value="">None</option>
         {snapshots.map((snapshot) => (
           <option key={snapshot.id} value={snapshot.id}>

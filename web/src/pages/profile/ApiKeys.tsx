@@ -107,7 +107,7 @@ export function ApiKeys(props: { keys: FragmentType<typeof ApiKeyRowFragment>[];
         </p>
       )}
       {created && (
-        <div className="secret" role="region" aria-labelledby="new-key-title">
+        <section className="secret" aria-labelledby="new-key-title">
           <h3 id="new-key-title" className="text">
             New key “{created.name}”: store it now, it is shown only once
           </h3>
@@ -119,7 +119,7 @@ export function ApiKeys(props: { keys: FragmentType<typeof ApiKeyRowFragment>[];
             Done
           </button>
           {copied && <p role="status">{copied}</p>}
-        </div>
+        </section>
       )}
       {keys.length === 0 ? (
         <p>You have no API keys.</p>

@@ -69,7 +69,12 @@ export function Remediation(props: { test: FragmentType<typeof RemediationPartFr
             <legend className="visually-hidden">Remediation</legend>
             <Field id="remediation-status-choice" label="Remediation status" error={fieldProblem(saving.problem, 'remediationStatus')}>
               {(describedBy) => (
-                <select id="remediation-status-choice" value={status} aria-describedby={describedBy} onChange={(e) => setStatus(e.target.value)}>
+                <select
+                  id="remediation-status-choice"
+                  value={status}
+                  aria-describedby={describedBy}
+                  onChange={(e) => setStatus(e.target.value)}
+                >
                   <option value="">Not tracked</option>
                   {STATUSES.map((entry) => (
                     <option key={entry.value} value={entry.value}>
@@ -81,7 +86,13 @@ export function Remediation(props: { test: FragmentType<typeof RemediationPartFr
             </Field>
             <Field id="remediation-steps" label="Remediation steps" error={fieldProblem(saving.problem, 'remediationSteps')}>
               {(describedBy) => (
-                <textarea id="remediation-steps" rows={4} value={steps} aria-describedby={describedBy} onChange={(e) => setSteps(e.target.value)} />
+                <textarea
+                  id="remediation-steps"
+                  rows={4}
+                  value={steps}
+                  aria-describedby={describedBy}
+                  onChange={(e) => setSteps(e.target.value)}
+                />
               )}
             </Field>
             <button type="submit" className="button">
