@@ -51,7 +51,7 @@ beforeAll(async () => {
     },
   });
   actorId = actor.id;
-  for (const id of [credentialDumping, scripting])
+  for (const id of [credentialDumping, scripting, await techniqueId('T1059.001')])
     await app.services.prisma.threatActorTechnique.create({
       data: { stixId: `relationship--${randomBytes(8).toString('hex')}`, actorId, techniqueId: id },
     });
@@ -142,6 +142,7 @@ describe('profile', () => {
     await page.getByRole('button', { name: 'Save preferences' }).click();
     await page.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
     const saved = await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(saved.preferences).toMatchObject({ theme: 'dark', email_test_ready_for_blue: false });
 
@@ -197,16 +198,19 @@ describe('matrix overlays', () => {
 
     await page.getByLabel('Threat actor').selectOption(actorId);
     await expect.poll(() => page.url()).toContain(`actor=${actorId}`);
-    await page.getByText(/G9999 .*: 2 techniques, coverage score/).waitFor();
-    expect(await page.getByText(/G9999 .*: 2 techniques/).textContent()).toContain(HOSTILE_ACTOR);
+    await page.getByText(/G9999 .*: 3 techniques, coverage score/).waitFor();
+    expect(await page.getByText(/G9999 .*: 3 techniques/).textContent()).toContain(HOSTILE_ACTOR);
     await expect.poll(() => matrixCell(page, 'T1003').getAttribute('class')).toContain('in-actor');
     expect(await matrixCell(page, 'T1059').getAttribute('class')).toContain('in-actor');
     expect(await matrixCell(page, 'T1003').textContent()).toContain('actor');
     expect(await matrixCell(page, 'T1087').getAttribute('class')).not.toContain('in-actor');
+    const fold = page.getByRole('button', { name: /^Show \d+ sub-techniques of T1059 \(1 actor\)$/ });
+    await fold.click();
+    expect(await matrixCell(page, 'T1059.001').getAttribute('class')).toContain('in-actor');
 
     const before = page.getByLabel('Compare snapshot');
     await before.selectOption((await before.locator('option', { hasText: / Before$/ }).getAttribute('value')) ?? '');
-    await page.getByText(/1 techniques changed status between the snapshots \(1 improved, 0 regressed\)/).waitFor();
+    await page.getByText(/1 technique changed status between the snapshots \(1 improved, 0 regressed\)/).waitFor();
     await expect.poll(() => matrixCell(page, 'T1003').getAttribute('class')).toContain('changed');
     expect(await matrixCell(page, 'T1003').textContent()).toContain('changed: Not evaluated → Validated');
     expect(await matrixCell(page, 'T1059').getAttribute('class')).not.toContain('changed');
@@ -310,8 +314,8 @@ describe('accessibility and hostile content', () => {
       found.test = await seriousViolations(page);
       const [after, before] = await app.services.prisma.snapshot.findMany({ orderBy: { createdAt: 'desc' }, take: 2 });
       await page.goto(`/matrix?colour=confidence&actor=${actorId}&before=${before.id}&after=${after.id}`);
-      await page.getByText(/G9999 .*: 2 techniques/).waitFor();
-      await page.getByText(/1 techniques changed status/).waitFor();
+      await page.getByText(/G9999 .*: 3 techniques/).waitFor();
+      await page.getByText(/1 technique changed status/).waitFor();
       await expect.poll(() => matrixCell(page, 'T1003').textContent()).toContain('confidence 80');
       found.matrix = await seriousViolations(page);
       expect(found).toEqual({ profile: [], search: [], test: [], matrix: [] });

@@ -75,8 +75,8 @@ export default function MatrixPage() {
         )}
         {comparison.comparison && (
           <p>
-            {comparison.comparison.changed.length} techniques changed status between the snapshots ({comparison.comparison.improved}{' '}
-            improved, {comparison.comparison.regressed} regressed).
+            {comparison.comparison.changed.length} technique{comparison.comparison.changed.length === 1 ? '' : 's'} changed status between
+            the snapshots ({comparison.comparison.improved} improved, {comparison.comparison.regressed} regressed).
           </p>
         )}
       </div>

@@ -57,6 +57,10 @@ export function TechniqueCell(props: { technique: FragmentType<typeof TechniqueC
   const subs = useFragment(SubTechniqueCellFragment, technique.subTechniques);
   const [open, setOpen] = useState(false);
   const listId = `subs-${technique.ttpId}`;
+  const { overlay } = props;
+  const usedSubs = overlay.actor ? subs.filter((sub) => overlay.actor?.ttpIds.has(sub.ttpId)).length : 0;
+  const changedSubs = overlay.changes ? subs.filter((sub) => overlay.changes?.has(sub.ttpId)).length : 0;
+  const foldMarks = [usedSubs && `${usedSubs} actor`, changedSubs && `${changedSubs} changed`].filter(Boolean).join(', ');
   return (
     <li className="cell">
       <CellLink cell={technique} colouring={props.colouring} overlay={props.overlay} />
@@ -64,7 +68,7 @@ export function TechniqueCell(props: { technique: FragmentType<typeof TechniqueC
         <>
           <button
             type="button"
-            className="fold"
+            className={`fold${foldMarks ? ' marked' : ''}`}
             data-nav=""
             tabIndex={-1}
             aria-expanded={open}
@@ -73,6 +77,7 @@ export function TechniqueCell(props: { technique: FragmentType<typeof TechniqueC
           >
             {open ? 'Hide' : 'Show'} {subs.length} sub-technique{subs.length === 1 ? '' : 's'}
             <span className="visually-hidden"> of {technique.ttpId}</span>
+            {foldMarks && ` (${foldMarks})`}
           </button>
           <ul id={listId} className="subs" hidden={!open}>
             {open &&
