@@ -57,6 +57,11 @@ export function OverlayControls(props: {
           </option>
         ))}
       </select>
+      {data && data.threatActors.total > data.threatActors.items.length && (
+        <span className="hint">
+          (the first {data.threatActors.items.length} of {data.threatActors.total} actors by name)
+        </span>
+      )}
       <label htmlFor="compare-before">Compare snapshot</label>
       <select
         id="compare-before"
