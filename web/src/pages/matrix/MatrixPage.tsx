@@ -69,7 +69,7 @@ export default function MatrixPage() {
         {actor.score && (
           <p className="text">
             {actor.score.threatActor.externalId ? `${actor.score.threatActor.externalId} ` : ''}
-            {actor.score.threatActor.name}: {actor.score.techniqueCount} techniques, coverage score{' '}
+            <bdi>{actor.score.threatActor.name}</bdi>: {actor.score.techniqueCount} techniques, coverage score{' '}
             <strong>{actor.score.score === null || actor.score.score === undefined ? 'none' : Math.round(actor.score.score)}</strong>
           </p>
         )}

@@ -109,7 +109,7 @@ export function ApiKeys(props: { keys: FragmentType<typeof ApiKeyRowFragment>[];
       {created && (
         <section className="secret" aria-labelledby="new-key-title">
           <h3 id="new-key-title" className="text">
-            New key “{created.name}”: store it now, it is shown only once
+            New key “<bdi>{created.name}</bdi>”: store it now, it is shown only once
           </h3>
           <code data-testid="new-api-key">{created.key}</code>
           <button type="button" className="button" onClick={() => void copy(created.key)}>

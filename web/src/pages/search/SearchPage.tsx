@@ -36,7 +36,7 @@ export default function SearchPage() {
                 {found.techniques.map((technique) => (
                   <li key={technique.id} className="text">
                     <Link to={`/techniques/${encodeURIComponent(technique.ttpId)}`}>
-                      {technique.ttpId} {technique.name}
+                      {technique.ttpId} <bdi>{technique.name}</bdi>
                     </Link>
                   </li>
                 ))}
@@ -51,7 +51,10 @@ export default function SearchPage() {
               <ul>
                 {found.tests.map((test) => (
                   <li key={test.id} className="text">
-                    <Link to={`/tests/${test.id}`}>{test.name}</Link> — {test.ttpId}, {stateLabel(test.state)}
+                    <Link to={`/tests/${test.id}`}>
+                      <bdi>{test.name}</bdi>
+                    </Link>{' '}
+                    — {test.ttpId}, {stateLabel(test.state)}
                   </li>
                 ))}
               </ul>
@@ -65,7 +68,10 @@ export default function SearchPage() {
               <ul>
                 {found.playbooks.map((playbook) => (
                   <li key={playbook.id} className="text">
-                    <Link to={`/techniques/${encodeURIComponent(playbook.ttpId)}`}>{playbook.title}</Link> — {playbook.ttpId}
+                    <Link to={`/techniques/${encodeURIComponent(playbook.ttpId)}`}>
+                      <bdi>{playbook.title}</bdi>
+                    </Link>{' '}
+                    — {playbook.ttpId}
                   </li>
                 ))}
               </ul>

@@ -38,7 +38,7 @@ export function Retests(props: { testId: string; decided: boolean; chain: Fragme
                 </span>
               ) : (
                 <Link to={`/tests/${entry.id}`} className="text">
-                  {index === 0 ? 'First run' : `Retest ${index}`}: {entry.name}
+                  {index === 0 ? 'First run' : `Retest ${index}`}: <bdi>{entry.name}</bdi>
                 </Link>
               )}{' '}
               — {stateLabel(entry.state)}, {new Date(String(entry.createdAt)).toLocaleDateString()}
