@@ -17,6 +17,8 @@ const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
 const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
 const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
 const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
+const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.tsx'));
+const SearchPage = lazy(() => import('./pages/search/SearchPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -52,6 +54,8 @@ export function AppRoutes() {
           />
           <Route path="/attack-paths" element={<AttackPathsPage />} />
           <Route path="/attack-paths/:id" element={<AttackPathPage />} />
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/search" element={<SearchPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
