@@ -8,7 +8,26 @@ import { SearchField } from './SearchField.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
-/** Navigation, theme, notifications and the user menu around every signed-in page. */
+/** A labelled group of the main navigation's links; a group with no link for the viewer is left out. */
+function NavGroup({ id, label, children }: { id: string; label: string; children: ReactNode[] }) {
+  const links = children.filter(Boolean);
+  if (links.length === 0) return null;
+  return (
+    <div className="nav-group">
+      <p id={`nav-${id}`} className="nav-group-label">
+        {label}
+      </p>
+      <ul aria-labelledby={`nav-${id}`}>
+        {links.map((link, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the links of a group are fixed for the session.
+          <li key={index}>{link}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The header (search, theme, notifications, user menu) and the main navigation around every signed-in page. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { viewer } = useSession();
   return (
@@ -18,17 +37,6 @@ export function AppShell({ children }: { children: ReactNode }) {
       </a>
       <header className="shell-header">
         <span className="brand">Violet</span>
-        <nav aria-label="Main">
-          <NavLink to="/matrix">Coverage matrix</NavLink>
-          <NavLink to="/board">Test board</NavLink>
-          <NavLink to="/campaigns">Campaigns</NavLink>
-          {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
-          <NavLink to="/dashboard">Dashboard</NavLink>
-          <NavLink to="/reports">Reports</NavLink>
-          <AlertsLink />
-          {inRoleSet(viewer, 'blueLead') && <NavLink to="/revalidation">Revalidation</NavLink>}
-          <NavLink to="/attack-paths">Attack paths</NavLink>
-        </nav>
         <div className="shell-tools">
           <SearchField />
           <ThemeToggle />
@@ -36,9 +44,56 @@ export function AppShell({ children }: { children: ReactNode }) {
           <UserMenu />
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        {children}
-      </main>
+      <div className="shell-body">
+        <nav aria-label="Main" className="shell-nav">
+          <NavGroup id="coverage" label="Coverage">
+            {[
+              <NavLink key="matrix" to="/matrix">
+                Coverage matrix
+              </NavLink>,
+              <NavLink key="dashboard" to="/dashboard">
+                Dashboard
+              </NavLink>,
+              <NavLink key="reports" to="/reports">
+                Reports
+              </NavLink>,
+            ]}
+          </NavGroup>
+          <NavGroup id="testing" label="Testing">
+            {[
+              <NavLink key="board" to="/board">
+                Test board
+              </NavLink>,
+              <NavLink key="campaigns" to="/campaigns">
+                Campaigns
+              </NavLink>,
+              <NavLink key="attack-paths" to="/attack-paths">
+                Attack paths
+              </NavLink>,
+              inRoleSet(viewer, 'blueLead') && (
+                <NavLink key="revalidation" to="/revalidation">
+                  Revalidation
+                </NavLink>
+              ),
+            ]}
+          </NavGroup>
+          <NavGroup id="detection" label="Detection">
+            {[<AlertsLink key="alerts" />]}
+          </NavGroup>
+          <NavGroup id="administration" label="Administration">
+            {[
+              inRoleSet(viewer, 'admin') && (
+                <NavLink key="users" to="/admin/users">
+                  Users
+                </NavLink>
+              ),
+            ]}
+          </NavGroup>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
     </>
   );
 }

@@ -17,6 +17,7 @@ function Upload(props: { testId: string; teams: string[]; onDone(): void }) {
   const [team, setTeam] = useState(props.teams[0] ?? '');
   const [file, setFile] = useState<File>();
   const [progress, setProgress] = useState<number>();
+  const [uploading, setUploading] = useState(false);
   const [problem, setProblem] = useState<string>();
   const [done, setDone] = useState<string>();
   return (
@@ -28,19 +29,23 @@ function Upload(props: { testId: string; teams: string[]; onDone(): void }) {
         setProblem(undefined);
         setDone(undefined);
         setProgress(0);
+        setUploading(true);
         try {
           await uploadEvidence(props.testId, team, file, setProgress);
+          // The bar stays full beside the confirmation until the next upload.
+          setProgress(1);
           setDone(`${file.name} uploaded.`);
           props.onDone();
         } catch (error) {
+          setProgress(undefined);
           setProblem((error as Error).message);
         } finally {
-          setProgress(undefined);
+          setUploading(false);
         }
       }}
     >
       <h3 id="upload-title">Add evidence</h3>
-      <fieldset disabled={progress !== undefined}>
+      <fieldset disabled={uploading}>
         <legend className="visually-hidden">Evidence file</legend>
         {props.teams.length > 1 && (
           <>
