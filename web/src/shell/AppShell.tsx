@@ -22,7 +22,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <NavLink to="/matrix">Coverage matrix</NavLink>
           <NavLink to="/board">Test board</NavLink>
           <NavLink to="/campaigns">Campaigns</NavLink>
-          {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
+          {inRoleSet(viewer, 'admin') && <NavLink to="/admin">Administration</NavLink>}
           <NavLink to="/dashboard">Dashboard</NavLink>
           <NavLink to="/reports">Reports</NavLink>
           <AlertsLink />
