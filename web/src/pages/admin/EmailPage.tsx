@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import type { SmtpSecurity } from '../../gql/graphql.ts';
+import type { AdminEmailConfigQuery, SmtpSecurity } from '../../gql/graphql.ts';
 import { Field } from '../test/Field.tsx';
 import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
 import { Outcome } from './Outcome.tsx';
@@ -60,15 +60,7 @@ export default function EmailPage() {
   );
 }
 
-type Config = {
-  enabled: boolean;
-  fromAddress: string | null;
-  smtpHost: string | null;
-  smtpPort: number;
-  smtpSecurity: SmtpSecurity;
-  smtpUsername: string | null;
-  smtpPasswordSet: boolean;
-};
+type Config = AdminEmailConfigQuery['emailConfig'];
 
 function EmailForm(props: { config: Config; onSaved(): void }) {
   const { config } = props;

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import type { Role } from '../../gql/graphql.ts';
+import type { AdminSsoQuery, Role } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
 import { Field } from '../test/Field.tsx';
 import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
@@ -24,8 +24,6 @@ const UpdateSsoDocument = graphql(`
   }
 `);
 
-type Sso = NonNullable<ReturnType<typeof useSsoQuery>[0]['data']>['ssoConfig'];
-const useSsoQuery = () => useQuery({ query: SsoDocument });
 const FIELDS = [
   'idpEntityId',
   'idpSsoUrl',
@@ -42,7 +40,7 @@ const FIELDS = [
 
 /** The SAML settings with the service provider's own addresses and the sign-in status. */
 export default function SsoPage() {
-  const [{ data, error }, refetch] = useSsoQuery();
+  const [{ data, error }, refetch] = useQuery({ query: SsoDocument });
   return (
     <section aria-labelledby="sso-title">
       <h1 id="sso-title">Single sign-on</h1>
@@ -75,7 +73,7 @@ export default function SsoPage() {
   );
 }
 
-function SsoForm(props: { config: Sso; onSaved(): void }) {
+function SsoForm(props: { config: AdminSsoQuery['ssoConfig']; onSaved(): void }) {
   const { config } = props;
   const { viewer } = useSession();
   const roles = (viewer.roleSets.find((set) => set.name === 'any')?.roles ?? []) as Role[];
