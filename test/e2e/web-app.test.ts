@@ -343,7 +343,7 @@ describe('roles', () => {
 
     const admin = await signedIn('admin');
     await admin.page.getByRole('link', { name: 'Administration' }).click();
-    await admin.page.getByRole('cell', { name: t.viewer.username }).waitFor();
+    await admin.page.getByRole('cell', { name: t.viewer.username, exact: true }).waitFor();
     await admin.context.close();
   });
 });
