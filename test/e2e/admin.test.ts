@@ -10,6 +10,7 @@ import { team, type Team } from '../helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
 
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)> \u202Eevil\u202C';
 const HOSTILE_DESCRIPTION = 'Run <script>alert(2)</script> or [open](javascript:alert(3)) or <a href="javascript:alert(4)">this</a>';
 const HOSTILE_ACTION = '<svg onload=alert(5)>';
@@ -138,6 +139,7 @@ describe('data sources', () => {
     const history = page.getByRole('table').filter({ has: page.getByText(/^Run history/) });
     await history.getByRole('row').filter({ hasText: 'manual' }).filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
     await page.getByRole('status').filter({ hasText: 'Status: succeeded' }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}admin-data-sources.png` });
     const gaps = polls.slice(1).map((at, index) => at - polls[index]);
     // The page asks again on its own at most every 2 s (a refetch right after the mutation aside).
     expect(gaps.filter((gap) => gap < 1900).length).toBeLessThanOrEqual(2);
@@ -175,6 +177,7 @@ describe('webhooks', () => {
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(first.headers['webhook-signature']).toBeTruthy();
     expect(await page.content()).not.toContain(WEBHOOK_SECRET);
+    await page.screenshot({ path: `${SCREENSHOTS}admin-webhooks.png`, fullPage: true });
 
     await detail.getByLabel('Description').fill('SIEM (edited)');
     await detail.getByRole('button', { name: 'Save webhook' }).click();

@@ -171,7 +171,7 @@ function SyncNow(props: { id: string; status: string; error: string | null; onQu
         {`Status: ${props.status.replace('_', ' ')}${active ? ' (checking every 2 seconds)' : ''}`}
         {!active && props.status === 'failed' && props.error ? ` — ${props.error}` : ''}
       </p>
-      <Outcome problem={syncing.problem} done={syncing.done} />
+      <Outcome problem={syncing.problem} done={active ? syncing.done : undefined} />
     </div>
   );
 }
