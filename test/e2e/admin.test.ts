@@ -185,7 +185,7 @@ describe('webhooks', () => {
     await detail.getByRole('button', { name: 'Delete webhook' }).click();
     await page.getByRole('button', { name: 'Confirm deletion' }).click();
     await page.getByRole('status').filter({ hasText: 'Webhook deleted.' }).waitFor();
-    expect(await page.getByRole('cell', { name: 'SIEM (edited)' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('cell', { name: 'SIEM (edited)' }).count()).toBe(0);
     expectNoMisconduct(misconduct);
     await context.close();
   });

@@ -60,10 +60,11 @@ export function DataSourceDetail(props: { id: string; onChanged(): void }) {
       <h2 id="source-title">{source.name}</h2>
       <p className="hint">{`Licence: ${source.licence.name}`}</p>
       <SourceForm
-        key={`${source.location}|${source.schedule}`}
+        key={`${source.location}|${source.schedule}|${String(source.enabled)}`}
         id={source.id}
         location={source.location}
         schedule={source.schedule ?? ''}
+        enabled={source.enabled}
         onSaved={() => {
           refetch({ requestPolicy: 'network-only' });
           onChanged();
@@ -121,13 +122,14 @@ const countOf = (value: unknown) =>
         .map(([change, count]) => `${String(count)} ${change}`)
         .join(' ') || '…';
 
-function SourceForm(props: { id: string; location: string; schedule: string; onSaved(): void }) {
+function SourceForm(props: { id: string; location: string; schedule: string; enabled: boolean; onSaved(): void }) {
   const [location, setLocation] = useState(props.location);
   const [schedule, setSchedule] = useState(props.schedule);
+  const [enabled, setEnabled] = useState(props.enabled);
   const saving = useAction(UpdateDataSourceDocument);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await saving.run({ id: props.id, input: { location, schedule: orNull(schedule) } }, 'Source saved.')) props.onSaved();
+    if (await saving.run({ id: props.id, input: { location, schedule: orNull(schedule), enabled } }, 'Source saved.')) props.onSaved();
   };
   return (
     <form aria-label="Source settings" onSubmit={submit}>
@@ -143,6 +145,10 @@ function SourceForm(props: { id: string; location: string; schedule: string; onS
             <input id="source-schedule" value={schedule} aria-describedby={describedBy} onChange={(e) => setSchedule(e.target.value)} />
           )}
         </Field>
+        <label className="checkbox">
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+          Scheduled syncs on (manual syncs always run)
+        </label>
       </fieldset>
       <button type="submit" className="button primary" disabled={saving.busy}>
         Save source
