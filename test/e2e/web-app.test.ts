@@ -335,15 +335,15 @@ describe('roles', () => {
         .count(),
     ).toBe(0);
     expect(await page.locator('.card button').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
     await page.goto('/admin/users');
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
     await context.close();
 
     const admin = await signedIn('admin');
-    await admin.page.getByRole('link', { name: 'Users' }).click();
-    await admin.page.getByRole('cell', { name: t.viewer.username }).waitFor();
+    await admin.page.getByRole('link', { name: 'Administration' }).click();
+    await admin.page.getByRole('cell', { name: t.viewer.username, exact: true }).waitFor();
     await admin.context.close();
   });
 });

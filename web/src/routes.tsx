@@ -8,6 +8,7 @@ const MatrixPage = lazy(() => import('./pages/matrix/MatrixPage.tsx'));
 const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
+const AdminLayout = lazy(() => import('./pages/admin/AdminLayout.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.tsx'));
 const ReportsPage = lazy(() => import('./pages/reports/ReportsPage.tsx'));
@@ -19,6 +20,12 @@ const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.
 const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
 const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.tsx'));
 const SearchPage = lazy(() => import('./pages/search/SearchPage.tsx'));
+const DataSourcesPage = lazy(() => import('./pages/admin/DataSourcesPage.tsx'));
+const WebhooksPage = lazy(() => import('./pages/admin/WebhooksPage.tsx'));
+const EmailPage = lazy(() => import('./pages/admin/EmailPage.tsx'));
+const SsoPage = lazy(() => import('./pages/admin/SsoPage.tsx'));
+const ScoreWeightsPage = lazy(() => import('./pages/admin/ScoreWeightsPage.tsx'));
+const AuditLogPage = lazy(() => import('./pages/admin/AuditLogPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -31,14 +38,16 @@ export function AppRoutes() {
           <Route path="/techniques/:ttpId" element={<TechniquePage />} />
           <Route path="/board" element={<BoardPage />} />
           <Route path="/tests/:id" element={<TestPage />} />
-          <Route
-            path="/admin/users"
-            element={
-              <RequireRoleSet set="admin">
-                <UsersPage />
-              </RequireRoleSet>
-            }
-          />
+          <Route path="/admin" element={<AdminLayout />}>
+            <Route index element={<Navigate to="/admin/users" replace />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="data-sources" element={<DataSourcesPage />} />
+            <Route path="webhooks" element={<WebhooksPage />} />
+            <Route path="email" element={<EmailPage />} />
+            <Route path="sso" element={<SsoPage />} />
+            <Route path="score-weights" element={<ScoreWeightsPage />} />
+            <Route path="audit-log" element={<AuditLogPage />} />
+          </Route>
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/reports" element={<ReportsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />

@@ -4,10 +4,16 @@ import { pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
+import { WEBHOOK_EVENTS } from './events.ts';
 import * as webhooks from './service.ts';
 import { CreateWebhookInput, UpdateWebhookInput, WebhookTestResult } from './types.ts';
 
 builder.queryFields((t) => ({
+  webhookEvents: t.stringList({
+    description: 'The event names a webhook may subscribe to (`webhook.test` pings come whatever it lists). Admins only.',
+    authScopes: allow(Roles.admin),
+    resolve: () => [...WEBHOOK_EVENTS],
+  }),
   webhooks: t.prismaField({
     type: ['Webhook'],
     description: 'Webhooks, newest first (limit default 50, max 200). Admins only.',

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { until } from '../../../test/helpers/events.ts';
+import { WEBHOOK_EVENTS } from './events.ts';
 import { webhookSecrets } from './signing.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
@@ -118,6 +119,13 @@ describe('webhook configuration', () => {
     });
     expect(standard.status).toBe(201);
     expect((await createWebhook('/listed-port')).url).toBe(`${receiver.url}/listed-port`);
+  });
+
+  it('lists the event names a webhook may subscribe to, for admins only', async () => {
+    const listed = await app.graphql('{ webhookEvents }', {}, t.admin.token);
+    expect(listed.data.webhookEvents).toEqual([...WEBHOOK_EVENTS]);
+    const refused = await app.graphql('{ webhookEvents }', {}, t.red_lead.token);
+    expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
   it('answers 404 for unknown webhooks and deliveries', async () => {

@@ -83,8 +83,8 @@ export function AppShell({ children }: { children: ReactNode }) {
           <NavGroup id="administration" label="Administration">
             {[
               inRoleSet(viewer, 'admin') && (
-                <NavLink key="users" to="/admin/users">
-                  Users
+                <NavLink key="admin" to="/admin">
+                  Administration
                 </NavLink>
               ),
             ]}

@@ -1,43 +1,73 @@
+import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
+import type { Role } from '../../gql/graphql.ts';
+import { useSession } from '../../session.tsx';
+import { useUrlState } from '../../url-state.ts';
+import { CreateUserForm } from './CreateUserForm.tsx';
+import { UserRow } from './UserRow.tsx';
+import { Pager } from './Pager.tsx';
+
+const PAGE = 20;
 
 const UsersDocument = graphql(`
-  query Users {
-    users(limit: 100) { total items { id username displayName role isActive } }
+  query Users($offset: Int!, $limit: Int!) {
+    users(offset: $offset, limit: $limit) { total items { id ...UserRow } }
   }
 `);
 
-/** The accounts (administrators only). */
+const roleName = (role: string) => role.replace('_', ' ');
+
+/** The accounts (administrators only): create, change role, deactivate; pages of twenty, the offset in the URL. */
 export default function UsersPage() {
-  const [{ data, error }] = useQuery({ query: UsersDocument });
+  const { viewer } = useSession();
+  const roles = (viewer.roleSets.find((set) => set.name === 'any')?.roles ?? []) as Role[];
+  const [search, setSearch] = useUrlState();
+  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const [{ data, error }, refetch] = useQuery({ query: UsersDocument, variables: { offset, limit: PAGE } });
+  const [created, setCreated] = useState<string>();
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
   return (
     <section aria-labelledby="users-title">
       <h1 id="users-title">Users</h1>
+      <CreateUserForm
+        roles={roles}
+        roleName={roleName}
+        onCreated={(username) => {
+          setCreated(username);
+          refresh();
+        }}
+      />
+      {created && <p role="status">{`${created} was created and must change the temporary password at first sign-in.`}</p>}
       {error && <p role="alert">The users could not be loaded: {error.message}</p>}
       {data && (
-        <table>
-          <caption>
-            {data.users.total} accounts{data.users.total > data.users.items.length ? ` (first ${data.users.items.length})` : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.users.items.map((user) => (
-              <tr key={user.id}>
-                <td>{user.username}</td>
-                <td>{user.displayName ?? '—'}</td>
-                <td>{user.role.replace('_', ' ')}</td>
-                <td>{user.isActive ? 'Active' : 'Deactivated'}</td>
+        <>
+          <table className="admin-table">
+            <caption>{`${data.users.total} accounts`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Password</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.users.items.map((user) => (
+                <UserRow key={user.id} user={user} roles={roles} roleName={roleName} onChanged={refresh} />
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            label="Users"
+            offset={offset}
+            limit={PAGE}
+            total={data.users.total}
+            onOffset={(next) => setSearch({ offset: next ? String(next) : undefined })}
+          />
+        </>
       )}
     </section>
   );

@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../../gql';
+import { useUrlState } from '../../url-state.ts';
+import { useAction, when } from './admin-forms.ts';
+import { Outcome } from './Outcome.tsx';
+import { WebhookForm } from './WebhookForm.tsx';
+
+const DELIVERY_PAGE = 20;
+/** The delivery log asks again at most this often while a delivery is pending. */
+const POLL_MS = 2000;
+
+const WebhookDocument = graphql(`
+  query AdminWebhook($id: UUID!, $offset: Int!, $limit: Int!) {
+    webhook(id: $id) { id url description events isActive secret createdAt }
+    webhookDeliveries(webhookId: $id, offset: $offset, limit: $limit) {
+      id event status attempts statusCode error durationMs createdAt completedAt
+    }
+  }
+`);
+
+const TestWebhookDocument = graphql(`
+  mutation TestWebhook($id: UUID!) {
+    testWebhook(id: $id) { deliveryId detail }
+  }
+`);
+
+const DeleteWebhookDocument = graphql(`
+  mutation DeleteWebhook($id: UUID!) {
+    deleteWebhook(id: $id)
+  }
+`);
+
+const RedeliverDocument = graphql(`
+  mutation RedeliverWebhookDelivery($webhookId: UUID!, $deliveryId: UUID!) {
+    redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status }
+  }
+`);
+
+/** One webhook: its settings, a test send, deletion after a confirmation, and its delivery log with redelivery. */
+export function WebhookDetail(props: { id: string; events: string[]; onChanged(): void; onDeleted(): void }) {
+  const [search, setSearch] = useUrlState();
+  const offset = Math.max(0, Number(search.get('deliveries')) || 0);
+  const [{ data, error }, refetch] = useQuery({ query: WebhookDocument, variables: { id: props.id, offset, limit: DELIVERY_PAGE } });
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const testing = useAction(TestWebhookDocument);
+  const deleting = useAction(DeleteWebhookDocument);
+  const redelivering = useAction(RedeliverDocument);
+  const [confirming, setConfirming] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const pending = data?.webhookDeliveries.some((delivery) => delivery.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
+    return () => clearInterval(timer);
+  }, [pending, refetch]);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+  if (error) return <p role="alert">The webhook could not be loaded: {error.message}</p>;
+  if (!data) return <p className="loading">Loading…</p>;
+  const { webhook } = data;
+  return (
+    <section aria-labelledby="webhook-title" className="admin-card">
+      <h2 id="webhook-title" className="text">{`Webhook ${webhook.url}`}</h2>
+      <WebhookForm
+        key={`${webhook.url}|${webhook.events.join()}|${String(webhook.isActive)}|${webhook.secret ?? ''}|${webhook.description ?? ''}`}
+        events={props.events}
+        webhook={webhook}
+        onSaved={() => {
+          refresh();
+          props.onChanged();
+        }}
+      />
+      <div className="admin-actions">
+        <button
+          type="button"
+          className="button"
+          disabled={testing.busy}
+          onClick={async () => {
+            if (await testing.run({ id: webhook.id }, (result) => result.testWebhook.detail)) refresh();
+          }}
+        >
+          Send a test
+        </button>
+        {!confirming && (
+          <button type="button" className="button" onClick={() => setConfirming(true)}>
+            Delete webhook
+          </button>
+        )}
+        {confirming && (
+          <fieldset className="confirm">
+            <legend>Delete this webhook and its delivery log for good?</legend>
+            <button
+              ref={confirmRef}
+              type="button"
+              className="button small danger"
+              disabled={deleting.busy}
+              onClick={async () => {
+                if (await deleting.run({ id: webhook.id }, 'Webhook deleted.')) props.onDeleted();
+                setConfirming(false);
+              }}
+            >
+              Confirm deletion
+            </button>{' '}
+            <button type="button" className="button small" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </fieldset>
+        )}
+      </div>
+      <Outcome problem={testing.problem} done={testing.done} />
+      <Outcome problem={deleting.problem} />
+      <table className="admin-table">
+        <caption>{`Delivery log, newest first${pending ? ' (checking every 2 seconds while one is pending)' : ''}`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.webhookDeliveries.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>{when(delivery.createdAt)}</td>
+              <td>{delivery.event}</td>
+              <td>{delivery.status}</td>
+              <td>{delivery.attempts}</td>
+              <td className="text">
+                {delivery.error ?? (delivery.statusCode ? `HTTP ${delivery.statusCode}` : '—')}
+                {delivery.durationMs !== null && delivery.durationMs !== undefined ? ` in ${delivery.durationMs} ms` : ''}
+              </td>
+              <td>
+                {delivery.status !== 'pending' && (
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={redelivering.busy}
+                    onClick={async () => {
+                      const done = await redelivering.run(
+                        { webhookId: webhook.id, deliveryId: delivery.id },
+                        `${delivery.event} delivery sent again.`,
+                      );
+                      if (done) refresh();
+                    }}
+                  >
+                    {`Redeliver ${delivery.event} of ${when(delivery.createdAt)}`}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Outcome problem={redelivering.problem} done={redelivering.done} />
+      <nav aria-label="Delivery log pages" className="admin-pager">
+        <button
+          type="button"
+          className="button small"
+          disabled={offset === 0}
+          onClick={() => setSearch({ deliveries: String(Math.max(0, offset - DELIVERY_PAGE)) })}
+        >
+          Previous
+        </button>
+        <button
+          type="button"
+          className="button small"
+          disabled={data.webhookDeliveries.length < DELIVERY_PAGE}
+          onClick={() => setSearch({ deliveries: String(offset + DELIVERY_PAGE) })}
+        >
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}
