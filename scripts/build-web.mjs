@@ -9,7 +9,9 @@ import { ROOT, sourcesStamp, TARGETS } from './build-stamp.mjs';
 const started = performance.now();
 const stamp = await sourcesStamp(TARGETS.web);
 await rm(TARGETS.web.stampFile, { force: true });
-const result = spawnSync('npm', ['run', '--silent', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
+// Always the production build (React's production bundle), also when a test run (NODE_ENV=test) asks for it.
+const env = { ...process.env, NODE_ENV: 'production' };
+const result = spawnSync('npm', ['run', '--silent', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit', env });
 if (result.status !== 0) {
   process.stderr.write('build:web: the web app did not build\n');
   process.exit(result.status ?? 1);
