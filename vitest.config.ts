@@ -12,6 +12,8 @@ export const shared = {
     pool: 'forks' as const,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a busy machine (two test files on two cores, a browser) may take to reach an awaited state.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
   },
 };

@@ -51,7 +51,7 @@ afterAll(async () => {
 async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
   const opened = await openContext(browser, app.url, colorScheme);
   await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await expect.poll(() => opened.page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
+  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
   return opened;
 }
 
