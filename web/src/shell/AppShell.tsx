@@ -8,16 +8,20 @@ import { SearchField } from './SearchField.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
-/** A labelled group of the main navigation's links; a group with no link for the viewer is left out. */
-function NavGroup({ id, label, children }: { id: string; label: string; children: ReactNode[] }) {
+/**
+ * A group of the main navigation's links under a visual label (hidden from assistive technology, which reads the
+ * links' own names; labelling the lists would also give form fields' names such as "Detection" a second owner).
+ * A group with no link for the viewer is left out.
+ */
+function NavGroup({ label, children }: { label: string; children: ReactNode[] }) {
   const links = children.filter(Boolean);
   if (links.length === 0) return null;
   return (
     <div className="nav-group">
-      <p id={`nav-${id}`} className="nav-group-label">
+      <p className="nav-group-label" aria-hidden="true">
         {label}
       </p>
-      <ul aria-labelledby={`nav-${id}`}>
+      <ul>
         {links.map((link, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the links of a group are fixed for the session.
           <li key={index}>{link}</li>
@@ -46,7 +50,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </header>
       <div className="shell-body">
         <nav aria-label="Main" className="shell-nav">
-          <NavGroup id="coverage" label="Coverage">
+          <NavGroup label="Coverage">
             {[
               <NavLink key="matrix" to="/matrix">
                 Coverage matrix
@@ -59,7 +63,7 @@ export function AppShell({ children }: { children: ReactNode }) {
               </NavLink>,
             ]}
           </NavGroup>
-          <NavGroup id="testing" label="Testing">
+          <NavGroup label="Testing">
             {[
               <NavLink key="board" to="/board">
                 Test board
@@ -77,10 +81,10 @@ export function AppShell({ children }: { children: ReactNode }) {
               ),
             ]}
           </NavGroup>
-          <NavGroup id="detection" label="Detection">
+          <NavGroup label="Detection">
             {[<AlertsLink key="alerts" />]}
           </NavGroup>
-          <NavGroup id="administration" label="Administration">
+          <NavGroup label="Administration">
             {[
               inRoleSet(viewer, 'admin') && (
                 <NavLink key="admin" to="/admin">
