@@ -9,6 +9,10 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const KnowledgePage = lazy(() => import('./pages/knowledge/KnowledgePage.tsx'));
+const PlaybookPage = lazy(() => import('./pages/knowledge/PlaybookPage.tsx'));
+const LessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx'));
+const NewLessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx').then((module) => ({ default: module.NewLessonPage })));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -29,6 +33,10 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/knowledge" element={<KnowledgePage />} />
+          <Route path="/knowledge/playbooks/:id" element={<PlaybookPage />} />
+          <Route path="/knowledge/lessons/new" element={<NewLessonPage />} />
+          <Route path="/knowledge/lessons/:id" element={<LessonPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -19,6 +19,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <nav aria-label="Main">
           <NavLink to="/matrix">Coverage matrix</NavLink>
           <NavLink to="/board">Test board</NavLink>
+          <NavLink to="/knowledge">Knowledge</NavLink>
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
         </nav>
         <div className="shell-tools">
