@@ -7,16 +7,33 @@ export const SAFE_LINK = /^(?:https?:|mailto:)/i;
 /** Bidi embedding, override and isolate controls: shown as visible escapes so they cannot reorder what follows. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
-const ALLOWED_TAGS = 'a p br hr h1 h2 h3 h4 h5 h6 ul ol li blockquote pre code em strong del s table thead tbody tr th td'.split(' ');
+const ALLOWED_TAGS =
+  'a p br hr h1 h2 h3 h4 h5 h6 ul ol li blockquote pre code em strong b i kbd sub sup del s table thead tbody tr th td'.split(' ');
+
+/** Raw tags kept as tags when written exactly so, without attributes (ATT&CK writes <code>); any other raw HTML is text. */
+const SIMPLE_TAG = /&lt;(\/?)(code|b|i|em|strong|kbd|sub|sup|br)\s*\/?&gt;/gi;
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-/** Markdown to HTML: images become links to where they point (nothing is loaded), task boxes text; raw HTML is left to the sanitiser. */
+/**
+ * Markdown to HTML: raw HTML is shown as text (so the browser never parses a handler or a source the user wrote; even
+ * parsed in an inert document, Chromium reports an inline handler to the CSP), images become links to where they
+ * point (nothing is loaded), task boxes text, headings two levels down (the page's sections are h2). The sanitiser
+ * still checks everything after.
+ */
 function markdownParser() {
   const marked = new Marked({ gfm: true, breaks: false, async: false });
   marked.use({
     renderer: {
+      html({ text, block }: Tokens.HTML | Tokens.Tag) {
+        const shown = escapeHtml(text).replace(SIMPLE_TAG, (_tag, close: string, name: string) => `<${close}${name.toLowerCase()}>`);
+        return block ? `<p>${shown}</p>` : shown;
+      },
+      heading({ tokens, depth }: Tokens.Heading) {
+        const level = Math.min(depth + 2, 6);
+        return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+      },
       checkbox({ checked }: Tokens.Checkbox) {
         return checked ? '☑ ' : '☐ ';
       },
