@@ -1,5 +1,8 @@
+import { parse } from 'graphql';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { operationCost } from '../../src/graphql/limits/rules.ts';
+import { schema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTest, team, technique, type Team } from '../helpers/test-runs.ts';
 import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
@@ -192,7 +195,12 @@ describe('the technique page', () => {
     page.on('request', (request) => request.url().endsWith('/graphql') && requests.push(request.postData() ?? ''));
     await page.goto(`/techniques/${tech.ttpId}`);
     await page.getByRole('heading', { name: `${tech.ttpId} ${tech.name}`, level: 1 }).waitFor();
-    expect(requests.filter((body) => body.includes('TechniqueDetail'))).toHaveLength(1);
+    const detail = requests.filter((body) => body.includes('TechniqueDetail'));
+    expect(detail).toHaveLength(1);
+    const { query, variables } = JSON.parse(detail[0]!) as { query: string; variables: Record<string, unknown> };
+    const cost = operationCost(schema, parse(query), { variables });
+    console.info(`technique page request costs ${cost}`);
+    expect(cost).toBeLessThan(app.services.config.GRAPHQL_MAX_COST / 10);
     await expectInert(page, section(page, 'Description'));
     await section(page, 'Risk and score')
       .getByText(/Score \d+(\.\d)? \/ 100/)

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { inRoleSet } from '../../access.tsx';
@@ -34,7 +34,6 @@ export default function KnowledgePage() {
   const severity = (search.get('severity') || undefined) as LessonSeverity | undefined;
   const playbookOffset = Math.max(0, Number(search.get('playbooks')) || 0);
   const lessonOffset = Math.max(0, Number(search.get('lessons')) || 0);
-  const [draft, setDraft] = useState({ q, technique });
   const [{ data, error, fetching }] = useQuery({
     query: KnowledgeDocument,
     variables: {
@@ -48,7 +47,9 @@ export default function KnowledgePage() {
   const canWrite = inRoleSet(viewer, 'leads');
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: draft.q.trim(), technique: draft.technique.trim(), playbooks: undefined, lessons: undefined });
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    update({ q: text('q'), technique: text('technique'), playbooks: undefined, lessons: undefined });
   };
   return (
     <section aria-labelledby="knowledge-title" className="knowledge-page">
@@ -60,17 +61,13 @@ export default function KnowledgePage() {
           </Link>
         )}
       </div>
-      <search aria-label="Knowledge">
+      {/* Keyed by the URL's values, so that the boxes show them after a link or Back changed them. */}
+      <search aria-label="Knowledge" key={`${q}\n${technique}`}>
         <form className="filters" onSubmit={apply}>
           <label htmlFor="knowledge-search">Search</label>
-          <input id="knowledge-search" type="search" value={draft.q} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+          <input id="knowledge-search" name="q" type="search" defaultValue={q} />
           <label htmlFor="knowledge-technique">Technique</label>
-          <input
-            id="knowledge-technique"
-            placeholder="T1059.001"
-            value={draft.technique}
-            onChange={(e) => setDraft({ ...draft, technique: e.target.value })}
-          />
+          <input id="knowledge-technique" placeholder="T1059.001" name="technique" defaultValue={technique} />
           <button type="submit" className="button">
             Search
           </button>
