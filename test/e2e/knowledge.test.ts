@@ -95,7 +95,7 @@ afterAll(async () => {
 async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
   const opened = await openContext(browser, app.url, colorScheme);
   await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await expect.poll(() => opened.page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
+  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 10_000 });
   return opened;
 }
 
@@ -114,7 +114,7 @@ async function expectInert(page: Page, where: ReturnType<Page['getByRole']>) {
 }
 
 describe('the knowledge base', () => {
-  it('a lead finds a playbook by search, views an earlier version and restores it, and the content changes', async () => {
+  it('a lead finds a playbook by search, views an earlier version and restores it, and the content changes; a stale edit is refused in words', async () => {
     const { context, page, misconduct } = await signedIn('blue_lead');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge' }).click();
     await page.getByRole('heading', { name: 'Knowledge base' }).waitFor();
@@ -137,12 +137,25 @@ describe('the knowledge base', () => {
     await expect.poll(() => page.getByTestId('playbook-version').textContent()).toBe('3 (restored from version 1)');
     expect(await page.getByRole('button', { name: /^View version \d$/ }).count()).toBe(2);
 
+    // Someone else changes it while the form is open: the save is refused in words; Cancel shows the current one.
     await page.getByRole('button', { name: 'Edit playbook' }).click();
+    await gql(
+      'mutation ($id: UUID!, $input: UpdatePlaybookInput!) { updatePlaybook(id: $id, input: $input) { version } }',
+      { id: playbookId, input: { version: 3, tags: ['raced'] } },
+      t.red_lead.token,
+    );
+    await page.getByLabel('Content (markdown)').fill('Edited: *look for -enc*');
+    await page.getByRole('button', { name: 'Save playbook' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Cancel to see the current version' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('playbook-version').textContent()).toBe('4');
+    await page.getByRole('button', { name: 'Edit playbook' }).click();
+    expect(await page.getByLabel('Tags (comma separated)').inputValue()).toBe('raced');
     await page.getByLabel('Content (markdown)').fill('Edited: *look for -enc*');
     await page.getByRole('button', { name: 'Save playbook' }).click();
     await page.getByRole('status').filter({ hasText: 'Playbook saved.' }).waitFor();
     await content.getByText('look for -enc').waitFor();
-    expect((await app.services.prisma.playbook.findUniqueOrThrow({ where: { id: playbookId } })).version).toBe(4);
+    expect((await app.services.prisma.playbook.findUniqueOrThrow({ where: { id: playbookId } })).version).toBe(5);
     expectNoMisconduct(misconduct);
     await context.close();
   });
