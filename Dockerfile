@@ -8,7 +8,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci && npm prune --omit=dev && npm cache clean --force
 
-# Run: the built server, its production dependencies, nothing else (no sources, no tsx at run time).
+# Run: the built server, the built web app, their production dependencies, nothing else (no sources, no tsx at run time).
 FROM node:20-slim
 ENV NODE_ENV=production \
     PORT=8000 \
@@ -20,6 +20,7 @@ USER node
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/web/dist ./web/dist
 
 EXPOSE 8000
 # node itself, not npm: SIGTERM reaches the service, which drains and exits 0 (docs/operations.md).

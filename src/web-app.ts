@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { appPolicy } from './http/headers.ts';
 
-/** Where `npm run build:web` writes the web app. */
-export const WEB_DIST = fileURLToPath(new URL('../web/dist/', import.meta.url));
+/** Where `npm run build:web` writes the web app, seen from src/ or from its build in dist/src/. */
+export const WEB_DIST = fileURLToPath(new URL(import.meta.url.endsWith('.js') ? '../../web/dist/' : '../web/dist/', import.meta.url));
 
 /** Paths the API owns: the app's fallback never answers them. */
 const API_PATHS = /^\/(api|graphql|graphiql|static)(\/|$)/;

@@ -31,7 +31,7 @@ async function startBuilt(engine: 'postgresql' | 'pglite'): Promise<ServiceProce
 describe('the built service (node dist/src/main.js, what npm start runs)', () => {
   for (const engine of ['postgresql', 'pglite'] as const) {
     it(
-      `on ${engine}: applies the migrations from dist/, answers health, GraphQL and REST, serves the docs pages' assets`,
+      `on ${engine}: applies the migrations from dist/, answers health, GraphQL and REST, serves the docs pages' assets and the web app`,
       async () => {
         const service = await startBuilt(engine);
         const token = await service.login();
@@ -57,6 +57,14 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
         expect(await swagger.text()).toContain('SwaggerUIBundle');
         const graphiql = await fetch(`${service.base}/static/graphiql/graphiql.min.js`);
         expect(graphiql.status).toBe(200);
+
+        // The web app's page and its first script, as a browser asks for them.
+        const page = await fetch(`${service.base}/board`, { headers: { accept: 'text/html' } });
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+        expect(script, html.slice(0, 300)).toBeDefined();
+        expect((await fetch(`${service.base}${script}`)).status).toBe(200);
       },
       STARTUP_BUDGET_MS + 30_000,
     );

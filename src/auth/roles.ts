@@ -13,6 +13,7 @@ export const Roles = {
   blue: [Role.admin, Role.blue_lead, Role.blue_tech],
   redLead: [Role.admin, Role.red_lead],
   blueLead: [Role.admin, Role.blue_lead],
+  leadsAndViewer: [Role.admin, Role.red_lead, Role.blue_lead, Role.viewer],
   allButViewer: ALL_ROLES.filter((role) => role !== Role.viewer),
 } as const satisfies Record<string, readonly Role[]>;
 

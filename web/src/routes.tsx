@@ -9,6 +9,14 @@ const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.tsx'));
+const ReportsPage = lazy(() => import('./pages/reports/ReportsPage.tsx'));
+const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage.tsx'));
+const CampaignPage = lazy(() => import('./pages/campaigns/CampaignPage.tsx'));
+const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
+const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
+const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
+const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
 const KnowledgePage = lazy(() => import('./pages/knowledge/KnowledgePage.tsx'));
 const PlaybookPage = lazy(() => import('./pages/knowledge/PlaybookPage.tsx'));
 const LessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx'));
@@ -33,6 +41,21 @@ export function AppRoutes() {
               </RequireRoleSet>
             }
           />
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/reports" element={<ReportsPage />} />
+          <Route path="/campaigns" element={<CampaignsPage />} />
+          <Route path="/campaigns/:id" element={<CampaignPage />} />
+          <Route path="/alerts" element={<AlertsPage />} />
+          <Route
+            path="/revalidation"
+            element={
+              <RequireRoleSet set="blueLead">
+                <RevalidationPage />
+              </RequireRoleSet>
+            }
+          />
+          <Route path="/attack-paths" element={<AttackPathsPage />} />
+          <Route path="/attack-paths/:id" element={<AttackPathPage />} />
           <Route path="/knowledge" element={<KnowledgePage />} />
           <Route path="/knowledge/playbooks/:id" element={<PlaybookPage />} />
           <Route path="/knowledge/lessons/new" element={<NewLessonPage />} />

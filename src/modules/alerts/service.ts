@@ -33,6 +33,12 @@ export const validAlertTransitions = (status: AlertStatus): AlertStatus[] =>
     .filter((transition) => (transition.from as readonly AlertStatus[]).includes(status))
     .map((transition) => transition.to);
 
+/** The actions the transition table offers from `status` (roles still apply). */
+export const alertActionsFrom = (status: AlertStatus): AlertAction[] =>
+  (Object.keys(ALERT_TRANSITIONS) as AlertAction[]).filter((action) =>
+    (ALERT_TRANSITIONS[action].from as readonly AlertStatus[]).includes(status),
+  );
+
 const snakeKeys = (value: unknown) =>
   value && typeof value === 'object' && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [camelToSnake(key), inner]))

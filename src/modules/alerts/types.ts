@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { AlertRuleType, AlertStatus, Severity } from '../../generated/prisma/enums.ts';
 import { RULE_DESCRIPTIONS } from './rules.ts';
-import type { AlertSummary, EvaluationResult } from './service.ts';
+import { type AlertSummary, alertActionsFrom, type EvaluationResult } from './service.ts';
 
 export const AlertRuleTypeEnum = builder.enumType(AlertRuleType, {
   name: 'AlertRuleType',
@@ -46,6 +46,11 @@ export const AlertObject = builder.prismaObject('AlertInstance', {
     title: t.exposeString('title'),
     figures: t.expose('figures', { type: 'JSON' }),
     status: t.expose('status', { type: AlertStatusEnum }),
+    availableActions: t.stringList({
+      description: 'Transition actions the table offers in the current status (roles still apply): acknowledge, resolve, dismiss.',
+      select: { status: true },
+      resolve: (alert) => alertActionsFrom(alert.status),
+    }),
     firedAt: t.expose('firedAt', { type: 'DateTime' }),
     acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),

@@ -426,6 +426,27 @@ describe('tests from an execution', () => {
 });
 
 describe('reading executions', () => {
+  it('tells each caller the transitions its role may take and whether it may record outcomes, by status', async () => {
+    const { execution } = await newExecution();
+    const mine = async (who: Member) =>
+      (
+        await app.graphql(
+          'query ($id: UUID!) { attackPathExecution(id: $id) { myActions canRecordOutcomes } }',
+          { id: execution.id },
+          who.token,
+        )
+      ).data.attackPathExecution;
+    expect(await mine(t.red_tech)).toEqual({ myActions: ['start'], canRecordOutcomes: false });
+    expect(await mine(t.red_lead)).toEqual({ myActions: ['start', 'abort'], canRecordOutcomes: false });
+    expect(await mine(t.viewer)).toEqual({ myActions: [], canRecordOutcomes: false });
+    await act(execution.id, 'start', t.red_tech, { started_at: START });
+    expect(await mine(t.blue_tech)).toEqual({ myActions: ['complete'], canRecordOutcomes: true });
+    expect(await mine(t.admin)).toEqual({ myActions: ['complete', 'abort'], canRecordOutcomes: true });
+    expect(await mine(t.viewer)).toEqual({ myActions: [], canRecordOutcomes: false });
+    await act(execution.id, 'complete', t.red_tech);
+    expect(await mine(t.admin)).toEqual({ myActions: [], canRecordOutcomes: false });
+  });
+
   it('the execution list of a path costs the same number of queries for one execution as for six, summaries included', async () => {
     const path = await createPath(app, t.red_lead, { name: 'Listed runs', steps: FIVE_STEPS });
     const runs: string[] = [];

@@ -92,3 +92,7 @@ export function validExecutionTransitions(status: AttackPathExecutionStatus): At
 /** Actions the table offers in `status` (roles still apply). */
 export const executionActionsFrom = (status: AttackPathExecutionStatus): ExecutionAction[] =>
   EXECUTION_TRANSITIONS.filter((row) => row.from.includes(status)).map((row) => row.action);
+
+/** Actions `role` may take in `status`: the table's rows from that status whose roles include it. */
+export const executionActionsForRole = (status: AttackPathExecutionStatus, role: Role | undefined): ExecutionAction[] =>
+  role ? EXECUTION_TRANSITIONS.filter((row) => row.from.includes(status) && row.roles.includes(role)).map((row) => row.action) : [];

@@ -8,7 +8,8 @@ import '../test-runs/types.ts';
 import '../test-templates/types.ts';
 import { UserSummaryType } from '../users/types.ts';
 import type { ExecutionTests, SkippedStep, StepTest } from './create-tests.ts';
-import { executionActionsFrom, EXECUTION_STATES, validExecutionTransitions } from './state-machine.ts';
+import { attackPathRoles } from './permissions.ts';
+import { executionActionsForRole, executionActionsFrom, EXECUTION_STATES, validExecutionTransitions } from './state-machine.ts';
 import { MAX_STEPS } from './store.ts';
 import { summaryLoader, type ExecutionSummary, type OutcomeCounts } from './summary.ts';
 
@@ -175,6 +176,23 @@ export const AttackPathExecutionType = builder.prismaObject('AttackPathExecution
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current status (roles still apply): start, complete, abort.',
       resolve: (execution) => executionActionsFrom(execution.status),
+    }),
+    myActions: t.stringList({
+      description: "Transition actions the caller's role may take in the current status (start, complete, abort). Empty for viewers.",
+      select: { status: true },
+      resolve: (execution, _args, context) => executionActionsForRole(execution.status, context.auth.principal?.role),
+    }),
+    canRecordOutcomes: t.boolean({
+      description: "Whether the caller's role may record step outcomes in the current status (a running execution).",
+      select: { status: true },
+      resolve: (execution, _args, context) => {
+        const role = context.auth.principal?.role;
+        return (
+          EXECUTION_STATES[execution.status].recordsOutcomes &&
+          role !== undefined &&
+          (attackPathRoles.recordOutcome as readonly string[]).includes(role)
+        );
+      },
     }),
     notes: t.exposeString('notes', { nullable: true }),
     createdById: t.exposeID('createdById'),

@@ -765,6 +765,42 @@ describe('GraphQL', () => {
   });
 });
 
+describe("Campaign.myActions: what the caller's role may do now", () => {
+  const myActions = async (token: string, id: string) =>
+    (await app.graphql<{ campaign: { myActions: string[] } }>('query ($id: UUID!) { campaign(id: $id) { myActions } }', { id }, token))
+      .data!.campaign.myActions;
+
+  it('follows the transition table and the status rules per role, and is empty for viewers and technicians', async () => {
+    const campaign = await createCampaign(t.red_lead.token, { name: 'Whose actions' });
+    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests']);
+    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests']);
+    expect(await myActions(t.red_tech.token, campaign.id)).toEqual([]);
+    expect(await myActions(t.viewer.token, campaign.id)).toEqual([]);
+    await seedTest({ campaignId: campaign.id, state: 'red_executing' });
+    expect((await app.api('POST', `/campaigns/${campaign.id}/activate`, { token: t.blue_lead.token })).status).toBe(200);
+    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests']);
+    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['schedule', 'manage_tests']);
+    expect(await myActions(t.admin.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests']);
+    expect((await app.api('POST', `/campaigns/${campaign.id}/complete`, { token: t.red_lead.token })).status).toBe(200);
+    for (const member of Object.values(t)) expect(await myActions(member.token, campaign.id), member.role).toEqual([]);
+  });
+
+  it('tests outside any campaign are listed with the withoutCampaign filter, so a lead can pick one to add', async () => {
+    const campaign = await createCampaign(t.red_lead.token, { name: 'Picking tests' });
+    const inside = await seedTest({ campaignId: campaign.id, name: 'Already inside' });
+    const outside = await seedTest({ name: 'Free to add' });
+    const listed = await app.graphql<{ tests: { items: { id: string; campaignId: string | null }[] } }>(
+      'query { tests(filter: { withoutCampaign: true }, limit: 200) { items { id campaignId } } }',
+      {},
+      t.red_lead.token,
+    );
+    const ids = listed.data!.tests.items.map((item) => item.id);
+    expect(ids).toContain(outside.id);
+    expect(ids).not.toContain(inside.id);
+    expect(listed.data!.tests.items.every((item) => item.campaignId === null)).toBe(true);
+  });
+});
+
 describe('with 100,000 tests', () => {
   it('counts and progress stay exact and read through the campaign index', async () => {
     const owner = t.admin.id;

@@ -28,6 +28,7 @@ const filterSchema = z.object({
   state: z.enum(TestState).nullish(),
   techniqueId: uuid.nullish(),
   campaignId: uuid.nullish(),
+  withoutCampaign: z.boolean().nullish(),
   assignedTo: uuid.nullish(),
   createdBy: uuid.nullish(),
   platform: z.string().max(100).nullish(),
@@ -36,12 +37,16 @@ const filterSchema = z.object({
 
 /** Tests matching the filter, newest first, one page at a time. */
 export async function listTests(services: Services, filter: unknown, paging: unknown, query: TestQuery = {}) {
-  const { state, techniqueId, campaignId, assignedTo, createdBy, platform, pendingValidationSide } = parseInput(filterSchema, filter ?? {});
+  const { state, techniqueId, campaignId, withoutCampaign, assignedTo, createdBy, platform, pendingValidationSide } = parseInput(
+    filterSchema,
+    filter ?? {},
+  );
   const { offset, limit } = parseInput(pageSchema, paging);
   const where: Prisma.TestWhereInput = {};
   if (state) where.state = state;
   if (techniqueId) where.techniqueId = techniqueId;
   if (campaignId) where.campaignId = campaignId;
+  else if (withoutCampaign) where.campaignId = null;
   if (assignedTo) where.assignedToId = assignedTo;
   if (createdBy) where.createdById = createdBy;
   if (platform) where.platform = equalsText(platform);

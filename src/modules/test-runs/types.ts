@@ -157,6 +157,7 @@ export const TestFilterInput = builder.inputType('TestFilter', {
     state: t.field({ type: TestStateEnum, required: false }),
     techniqueId: t.field({ type: 'UUID', required: false }),
     campaignId: t.field({ type: 'UUID', required: false }),
+    withoutCampaign: t.boolean({ required: false, description: 'Only tests that belong to no campaign (e.g. to add one to a campaign).' }),
     assignedTo: t.field({ type: 'UUID', required: false, description: 'Assigned user (UUID).' }),
     platform: t.string({ required: false }),
     createdBy: t.field({ type: 'UUID', required: false, description: 'Creator (UUID).' }),

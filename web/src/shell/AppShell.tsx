@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { inRoleSet } from '../access.tsx';
 import { useSession } from '../session.tsx';
+import { AlertsLink } from './AlertsLink.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
@@ -19,8 +20,14 @@ export function AppShell({ children }: { children: ReactNode }) {
         <nav aria-label="Main">
           <NavLink to="/matrix">Coverage matrix</NavLink>
           <NavLink to="/board">Test board</NavLink>
+          <NavLink to="/campaigns">Campaigns</NavLink>
           <NavLink to="/knowledge">Knowledge</NavLink>
           {inRoleSet(viewer, 'admin') && <NavLink to="/admin/users">Users</NavLink>}
+          <NavLink to="/dashboard">Dashboard</NavLink>
+          <NavLink to="/reports">Reports</NavLink>
+          <AlertsLink />
+          {inRoleSet(viewer, 'blueLead') && <NavLink to="/revalidation">Revalidation</NavLink>}
+          <NavLink to="/attack-paths">Attack paths</NavLink>
         </nav>
         <div className="shell-tools">
           <ThemeToggle />
