@@ -83,8 +83,8 @@ async function usernames(): Promise<Record<string, string>> {
 async function openMatrix(page: Page, cells: number): Promise<{ rendered: number; interactive: number; requests: number }> {
   await page.goto('about:blank');
   let requests = 0;
-  const count = (request: { url(): string }) => {
-    if (request.url().endsWith('/graphql')) requests += 1;
+  const count = (request: { url(): string; postData(): string | null }) => {
+    if (request.url().endsWith('/graphql') && request.postData()?.includes('heatmap')) requests += 1;
   };
   page.on('request', count);
   const started = performance.now();
@@ -135,7 +135,7 @@ async function main() {
     for (let run = 0; run < Number(options.runs); run++) matrix.push(await openMatrix(watcher.page, cells));
     console.log(`matrix (1,000 techniques, ${cells} cells): rendered ${summary(matrix.map((run) => run.rendered))}`);
     console.log(
-      `matrix: interactive ${summary(matrix.map((run) => run.interactive))}; GraphQL requests per load: ${matrix.map((run) => run.requests).join(', ')}`,
+      `matrix: interactive ${summary(matrix.map((run) => run.interactive))}; requests for the matrix's data per load: ${matrix.map((run) => run.requests).join(', ')}`,
     );
 
     const board: number[] = [];

@@ -34,5 +34,6 @@ import '../modules/sso/resolvers.ts';
 import '../modules/attack-paths/resolvers.ts';
 import '../modules/knowledge/resolvers.ts';
 import '../modules/worklogs/resolvers.ts';
+import '../modules/search/resolvers.ts';
 
 export const schema = guardExecution(builder.toSchema({ sortSchema: true }));

@@ -17,6 +17,8 @@ const AlertsPage = lazy(() => import('./pages/alerts/AlertsPage.tsx'));
 const RevalidationPage = lazy(() => import('./pages/revalidation/RevalidationPage.tsx'));
 const AttackPathsPage = lazy(() => import('./pages/attack-paths/AttackPathsPage.tsx'));
 const AttackPathPage = lazy(() => import('./pages/attack-paths/AttackPathPage.tsx'));
+const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.tsx'));
+const SearchPage = lazy(() => import('./pages/search/SearchPage.tsx'));
 const KnowledgePage = lazy(() => import('./pages/knowledge/KnowledgePage.tsx'));
 const PlaybookPage = lazy(() => import('./pages/knowledge/PlaybookPage.tsx'));
 const LessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx'));
@@ -56,6 +58,8 @@ export function AppRoutes() {
           />
           <Route path="/attack-paths" element={<AttackPathsPage />} />
           <Route path="/attack-paths/:id" element={<AttackPathPage />} />
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/search" element={<SearchPage />} />
           <Route path="/knowledge" element={<KnowledgePage />} />
           <Route path="/knowledge/playbooks/:id" element={<PlaybookPage />} />
           <Route path="/knowledge/lessons/new" element={<NewLessonPage />} />

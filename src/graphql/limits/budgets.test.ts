@@ -74,6 +74,19 @@ describe('the execution deadline', () => {
     expect(answer.errors).toHaveLength(1);
     expect(answer.errors![0].extensions).toMatchObject({ code: 'QUERY_TIMEOUT', status: 503, deadline_ms: 1 });
   });
+
+  it('a write that outlasts the deadline is done and answered, not reported as timed out', async () => {
+    const user = await slow.services.prisma.user.findUniqueOrThrow({ where: { id: (await slow.createUser({ role: 'admin' })).id } });
+    const token = (await issueSession(slow.services, user)).accessToken;
+    const answer = await slow.graphql(
+      'mutation { createTechnique(input: { ttpId: "CUSTOM-SLOW", name: "Slow write", tactic: "Execution" }) { ttpId name } }',
+      {},
+      token,
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.createTechnique).toEqual({ ttpId: 'CUSTOM-SLOW', name: 'Slow write' });
+    expect(await slow.services.prisma.technique.count({ where: { ttpId: 'CUSTOM-SLOW' } })).toBe(1);
+  });
 });
 
 describe('introspection', () => {

@@ -33,7 +33,7 @@ let sliceStartedAt = performance.now();
 class AnswerBudget {
   private bytes = 0;
   private refusal: QueryLimitError | null = null;
-  private readonly deadline: number;
+  private deadline: number;
   private rootsRunning = 0;
   private readonly rootsWaiting: Array<() => void> = [];
 
@@ -80,6 +80,11 @@ class AnswerBudget {
       this.rootsRunning -= 1;
       this.rootsWaiting.shift()?.();
     }
+  }
+
+  /** Gives the rest of the operation a whole deadline from `now` (after a write: see `guarded`). */
+  restart(now: number): void {
+    if (!this.refusal) this.deadline = now + this.deadlineMs;
   }
 
   /** What is left before the cap: a bound for measuring a JSON value without walking it all. */
@@ -134,7 +139,7 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 
 const refused = (refusal: QueryLimitError) => handled(Promise.reject(refusal));
 
-function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean): GraphQLFieldResolver<unknown, Context> {
+function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean, writes: boolean): GraphQLFieldResolver<unknown, Context> {
   const resolve = field.resolve ?? defaultFieldResolver;
   const leaf = isLeafType(getNamedType(field.type));
   const account = (budget: AnswerBudget, info: GraphQLResolveInfo, value: unknown) => {
@@ -149,7 +154,15 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
     // A subscription executes its selection once per event, each with a budget of its own.
     const budget = (!startsExecution && budgets.get(context)) || newBudget(context);
     if (!info.path.prev && !startsExecution) {
-      return handled(budget.inRootSlot(() => resolve(parent, args, context, info)).then((resolved) => account(budget, info, resolved)));
+      return handled(
+        budget
+          .inRootSlot(() => resolve(parent, args, context, info))
+          .then((resolved) => {
+            // A write that has run is never reported as timed out: the deadline counts its answer's selection from here.
+            if (writes) budget.restart(performance.now());
+            return account(budget, info, resolved);
+          }),
+      );
     }
     const refusal = budget.stop(performance.now());
     if (refusal) return refused(refusal);
@@ -163,10 +176,11 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
 /** Wraps every field resolver of `schema` with the execution guard; returns the same schema. */
 export function guardExecution(schema: GraphQLSchema): GraphQLSchema {
   const subscriptionRoot = schema.getSubscriptionType();
+  const mutationRoot = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      field.resolve = guarded(field as GraphQLField<unknown, Context>, type === subscriptionRoot);
+      field.resolve = guarded(field as GraphQLField<unknown, Context>, type === subscriptionRoot, type === mutationRoot);
     }
   }
   return schema;

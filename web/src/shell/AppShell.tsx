@@ -4,6 +4,7 @@ import { inRoleSet } from '../access.tsx';
 import { useSession } from '../session.tsx';
 import { AlertsLink } from './AlertsLink.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
+import { SearchField } from './SearchField.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -30,6 +31,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <NavLink to="/attack-paths">Attack paths</NavLink>
         </nav>
         <div className="shell-tools">
+          <SearchField />
           <ThemeToggle />
           <NotificationBell />
           <UserMenu />

@@ -1,5 +1,5 @@
 import { Moon, Sun } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../gql';
 import { useSession } from '../session.tsx';
@@ -19,6 +19,12 @@ export function ThemeToggle() {
     return saved === 'light' || saved === 'dark' ? saved : currentTheme();
   });
   const [, save] = useMutation(SaveThemeDocument);
+  // The profile's preferences form may change the theme too: follow <html data-theme>.
+  useEffect(() => {
+    const observer = new MutationObserver(() => setShown(currentTheme()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
     <button

@@ -1,5 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { CircleUser } from 'lucide-react';
+import { Link } from 'react-router';
 import { useSession } from '../session.tsx';
 
 export function UserMenu() {
@@ -17,6 +18,9 @@ export function UserMenu() {
             Signed in as {viewer.username} ({viewer.role.replace('_', ' ')})
           </Menu.Label>
           <Menu.Separator className="menu-separator" />
+          <Menu.Item className="menu-item" asChild>
+            <Link to="/profile">Profile and API keys</Link>
+          </Menu.Item>
           <Menu.Item className="menu-item" onSelect={() => void signOut()}>
             Sign out
           </Menu.Item>

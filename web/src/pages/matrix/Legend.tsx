@@ -1,6 +1,7 @@
-import { type Colouring, SCORE_BANDS, STATUSES } from './coverage.ts';
+import { type Colouring, CONFIDENCE_BANDS, SCORE_BANDS, STATUSES } from './coverage.ts';
 
-export function Legend({ colouring }: { colouring: Colouring }) {
+export function Legend({ colouring, actor, compared }: { colouring: Colouring; actor?: string; compared?: boolean }) {
+  const bands = colouring === 'score' ? SCORE_BANDS : CONFIDENCE_BANDS;
   return (
     <ul className="legend" aria-label="Legend">
       {colouring === 'status'
@@ -10,12 +11,24 @@ export function Legend({ colouring }: { colouring: Colouring }) {
               <span aria-hidden="true">{glyph}</span> {label}
             </li>
           ))
-        : SCORE_BANDS.map(({ band, label }) => (
+        : bands.map(({ band, label }) => (
             <li key={band}>
-              <span className={`swatch score-${band}`} aria-hidden="true" />
+              <span className={`swatch ${colouring}-${band}`} aria-hidden="true" />
               {label}
             </li>
           ))}
+      {actor && (
+        <li className="text">
+          <span className="swatch legend-actor" aria-hidden="true" />
+          Used by <bdi>{actor}</bdi> (outlined, “actor” in the cell)
+        </li>
+      )}
+      {compared && (
+        <li>
+          <span className="swatch legend-changed" aria-hidden="true" />
+          Status changed between the snapshots (“changed” in the cell)
+        </li>
+      )}
     </ul>
   );
 }

@@ -21,8 +21,30 @@ export const SCORE_BANDS = [
 
 export const scoreBand = (score: number) => SCORE_BANDS.findLast((entry) => score >= entry.from)?.band ?? 0;
 
-export type Colouring = 'status' | 'score';
+/** Detection confidence bands (0–100, `detectionLifecycleDashboard`), low to high; a technique without assets or validations is 0. */
+export const CONFIDENCE_BANDS = [
+  { band: 0, label: 'Confidence 0–24', from: 0 },
+  { band: 1, label: 'Confidence 25–49', from: 25 },
+  { band: 2, label: 'Confidence 50–74', from: 50 },
+  { band: 3, label: 'Confidence 75–100', from: 75 },
+];
+
+export const confidenceBand = (confidence: number) => CONFIDENCE_BANDS.findLast((entry) => confidence >= entry.from)?.band ?? 0;
+
+export type Colouring = 'status' | 'score' | 'confidence';
+
+export const colouringOf = (value: string | null): Colouring => (value === 'score' || value === 'confidence' ? value : 'status');
+
+/** What the overlays add to cells, by ttp id: detection confidence, the chosen actor's techniques, snapshot changes. */
+export interface Overlay {
+  confidence?: ReadonlyMap<string, number>;
+  actor?: { name: string; ttpIds: ReadonlySet<string> };
+  changes?: ReadonlyMap<string, { before: CoverageStatus; after: CoverageStatus }>;
+}
 
 /** The CSS class of a cell's swatch in the chosen colouring. */
-export const swatchClass = (colouring: Colouring, status: CoverageStatus, score: number) =>
-  colouring === 'status' ? `swatch status-${status}` : `swatch score-${scoreBand(score)}`;
+export function swatchClass(colouring: Colouring, cell: { ttpId: string; status: CoverageStatus; score: number }, overlay: Overlay) {
+  if (colouring === 'status') return `swatch status-${cell.status}`;
+  if (colouring === 'score') return `swatch score-${scoreBand(cell.score)}`;
+  return `swatch confidence-${confidenceBand(overlay.confidence?.get(cell.ttpId) ?? 0)}`;
+}

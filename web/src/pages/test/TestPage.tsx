@@ -8,6 +8,9 @@ import { BlueForm } from './BlueForm.tsx';
 import { Evidence } from './Evidence.tsx';
 import type { Problem } from './problems.ts';
 import { RedForm } from './RedForm.tsx';
+import { Remediation } from './Remediation.tsx';
+import { Retests } from './Retests.tsx';
+import { Timer } from './Timer.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Validation } from './Validation.tsx';
 
@@ -23,12 +26,17 @@ const TestDetailDocument = graphql(`
       assignedTo { username displayName }
       campaign { id name }
       myActions
+      version
+      decidedAt
+      ...TimerPart
+      ...RemediationPart
       ...RedPart
       ...BluePart
       ...ValidationPart
       ...EvidencePart
     }
     testTimeline(testId: $id) { ...TimelineEntry }
+    retestChain(testId: $id) { ...RetestEntry }
   }
 `);
 
@@ -99,7 +107,10 @@ export default function TestPage() {
         <RedForm test={test} onSaved={refresh} />
         <BlueForm test={test} onSaved={refresh} />
       </div>
+      <Timer key={test.version} test={test} onChanged={refresh} />
       <Validation test={test} onDone={acted} />
+      <Remediation key={`remediation-${test.state}`} test={test} onSaved={refresh} />
+      <Retests testId={test.id} decided={Boolean(test.decidedAt)} chain={data.retestChain} />
       <Evidence test={test} onChanged={refresh} />
       <Timeline entries={data.testTimeline} />
     </article>
