@@ -118,8 +118,9 @@ describe('the knowledge base', () => {
     const { context, page, misconduct } = await signedIn('blue_lead');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge' }).click();
     await page.getByRole('heading', { name: 'Knowledge base' }).waitFor();
-    await page.getByLabel('Search').fill('encoded');
-    await page.getByRole('button', { name: 'Search' }).click();
+    const filters = page.getByRole('search', { name: 'Knowledge' });
+    await filters.getByLabel('Search').fill('encoded');
+    await filters.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => page.url()).toContain('q=encoded');
     await page.getByLabel('Type').selectOption('detection');
     await section(page, 'Playbooks').getByRole('link', { name: 'Hunt encoded commands' }).click();
