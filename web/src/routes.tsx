@@ -26,6 +26,10 @@ const EmailPage = lazy(() => import('./pages/admin/EmailPage.tsx'));
 const SsoPage = lazy(() => import('./pages/admin/SsoPage.tsx'));
 const ScoreWeightsPage = lazy(() => import('./pages/admin/ScoreWeightsPage.tsx'));
 const AuditLogPage = lazy(() => import('./pages/admin/AuditLogPage.tsx'));
+const KnowledgePage = lazy(() => import('./pages/knowledge/KnowledgePage.tsx'));
+const PlaybookPage = lazy(() => import('./pages/knowledge/PlaybookPage.tsx'));
+const LessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx'));
+const NewLessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx').then((module) => ({ default: module.NewLessonPage })));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -65,6 +69,10 @@ export function AppRoutes() {
           <Route path="/attack-paths/:id" element={<AttackPathPage />} />
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/search" element={<SearchPage />} />
+          <Route path="/knowledge" element={<KnowledgePage />} />
+          <Route path="/knowledge/playbooks/:id" element={<PlaybookPage />} />
+          <Route path="/knowledge/lessons/new" element={<NewLessonPage />} />
+          <Route path="/knowledge/lessons/:id" element={<LessonPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

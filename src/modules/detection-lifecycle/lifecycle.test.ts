@@ -119,6 +119,18 @@ describe('detection lifecycle end to end over REST', () => {
         .sort(),
     ).toEqual(['infrastructure_change', 'validation_invalidated']);
     expect((await app.api('GET', '/ownership/revalidation-queue', { token: t.red_lead.token })).status).toBe(403);
+    const ofTechnique = await app.graphql(
+      'query ($technique: String) { revalidationQueue(technique: $technique) { reason technique { ttpId } } }',
+      { technique: tech.ttpId },
+      t.blue_lead.token,
+    );
+    expect(ofTechnique.errors).toBeUndefined();
+    expect(ofTechnique.data.revalidationQueue.map((entry: any) => [entry.technique.ttpId, entry.reason]).sort()).toEqual([
+      [tech.ttpId, 'infrastructure_change'],
+      [tech.ttpId, 'validation_invalidated'],
+    ]);
+    const unknown = await app.api('GET', '/ownership/revalidation-queue?technique=T9999', { token: t.blue_lead.token });
+    expect(unknown.status).toBe(404);
     const ownerNotice = await app.services.prisma.notification.findFirst({
       where: { userId: t.blue_lead.id, event: 'revalidation_needed' },
     });

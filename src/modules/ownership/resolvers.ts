@@ -59,8 +59,14 @@ builder.queryFields((t) => ({
     description: 'Techniques needing re-testing, highest risk first (limit default 50, max 200).',
     complexity: pagedCost(ownership.OWNERSHIP_PAGE),
     authScopes: allow(ownershipRoles.queue),
-    args: { reason: t.arg({ type: RevalidationReasonEnum }), offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) => ownership.listQueue(context.services, { reason: args.reason }, pagingOf(args), query),
+    args: {
+      reason: t.arg({ type: RevalidationReasonEnum }),
+      technique: t.arg.string({ description: 'Only the entries of this technique (ATT&CK id or record id).' }),
+      offset: t.arg.int(),
+      limit: t.arg.int(),
+    },
+    resolve: (query, _root, args, context) =>
+      ownership.listQueue(context.services, { reason: args.reason, technique: args.technique }, pagingOf(args), query),
   }),
 }));
 

@@ -72,10 +72,10 @@ export const ownershipRoutes: Route[] = [
     method: 'GET',
     path: '/ownership/revalidation-queue',
     tag: TAG,
-    summary: 'Techniques needing revalidation with the reason, highest risk first (filter reason; offset, limit)',
+    summary: 'Techniques needing revalidation with the reason, highest risk first (filter reason, technique; offset, limit)',
     roles: ownershipRoles.queue,
-    document: `query ($reason: RevalidationReason, $offset: Int, $limit: Int) { revalidationQueue(reason: $reason, offset: $offset, limit: $limit) { ${ENTRY_FIELDS} } }`,
-    variables: { reason: query('reason'), ...PAGE },
+    document: `query ($reason: RevalidationReason, $technique: String, $offset: Int, $limit: Int) { revalidationQueue(reason: $reason, technique: $technique, offset: $offset, limit: $limit) { ${ENTRY_FIELDS} } }`,
+    variables: { reason: query('reason'), technique: query('technique'), ...PAGE },
   },
   {
     method: 'POST',

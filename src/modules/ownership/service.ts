@@ -164,15 +164,17 @@ export async function createOwnedAsset(services: Services, principal: Principal,
 
 const queueFilterSchema = z.object({
   reason: z.enum(['validation_expired', 'validation_invalidated', 'infrastructure_change', 'coverage_stale']).nullish(),
+  technique: z.string().trim().min(1).nullish(),
 });
 
 /** The revalidation queue, highest risk first (then the longest waiting). */
 export async function listQueue(services: Services, filter: unknown, paging: unknown, query: EntryQuery = {}) {
-  const { reason } = parseInput(queueFilterSchema, filter ?? {});
+  const { reason, technique } = parseInput(queueFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
+  const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
   return services.prisma.revalidationEntry.findMany({
     ...query,
-    where: { reason: reason ?? undefined },
+    where: { reason: reason ?? undefined, techniqueId },
     orderBy: [{ riskScore: 'desc' }, { since: 'asc' }, { id: 'asc' }],
     skip: offset,
     take: limit,

@@ -82,7 +82,12 @@ export function AppShell({ children }: { children: ReactNode }) {
             ]}
           </NavGroup>
           <NavGroup label="Detection">
-            {[<AlertsLink key="alerts" />]}
+            {[
+              <AlertsLink key="alerts" />,
+              <NavLink key="knowledge" to="/knowledge">
+                Knowledge
+              </NavLink>,
+            ]}
           </NavGroup>
           <NavGroup label="Administration">
             {[

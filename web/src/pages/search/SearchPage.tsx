@@ -68,10 +68,10 @@ export default function SearchPage() {
               <ul>
                 {found.playbooks.map((playbook) => (
                   <li key={playbook.id} className="text">
-                    <Link to={`/techniques/${encodeURIComponent(playbook.ttpId)}`}>
+                    <Link to={`/knowledge/playbooks/${encodeURIComponent(playbook.id)}`}>
                       <bdi>{playbook.title}</bdi>
                     </Link>{' '}
-                    — {playbook.ttpId}
+                    — <Link to={`/techniques/${encodeURIComponent(playbook.ttpId)}`}>{playbook.ttpId}</Link>
                   </li>
                 ))}
               </ul>

@@ -1,11 +1,24 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from 'urql';
+import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
-import { statusOf } from '../matrix/coverage.ts';
+import { Markdown } from '../../markdown/Markdown.tsx';
+import { useSession } from '../../session.tsx';
+import { useUrlState } from '../../url-state.ts';
 import { stateLabel } from '../board/states.ts';
+import { statusOf } from '../matrix/coverage.ts';
+import { CountermeasuresSection, RevalidationSection } from './DefenceSection.tsx';
+import { DetectionSection } from './DetectionSection.tsx';
+import { KnowledgeSection } from './KnowledgeSection.tsx';
+import { OffsetPager } from './OffsetPager.tsx';
+import { RiskSection } from './RiskSection.tsx';
+
+const PAGE_SIZE = 20;
 
 const TechniqueDocument = graphql(`
-  query TechniqueDetail($ttpId: String!) {
+  query TechniqueDetail(
+    $ttpId: String!, $pageSize: Int!, $testsOffset: Int, $rulesOffset: Int, $countermeasuresOffset: Int, $showQueue: Boolean!
+  ) {
     technique(ttpId: $ttpId) {
       ttpId
       name
@@ -15,24 +28,43 @@ const TechniqueDocument = graphql(`
       platforms
       tactics
       parent { ttpId name }
-      tests(limit: 50) { id name state platform }
+      tests(limit: $pageSize, offset: $testsOffset) { id name state platform }
+      ...TechniqueKnowledge
+      ...TechniqueCountermeasures
     }
+    revalidationQueue(technique: $ttpId, limit: $pageSize) @include(if: $showQueue) { ...TechniqueRevalidation }
+    ...TechniqueRisk
+    ...TechniqueDetection
   }
 `);
 
-/** A technique: its description (as plain text), coverage status, score and tests. */
+const offsetOf = (search: URLSearchParams, key: string) => Math.max(0, Number(search.get(key)) || 0);
+
+/** A technique in one request: description, coverage, risk and score, tests, detection, countermeasures, knowledge. */
 export default function TechniquePage() {
   const { ttpId = '' } = useParams();
-  const [{ data, error, fetching }] = useQuery({ query: TechniqueDocument, variables: { ttpId } });
+  const { viewer } = useSession();
+  const [search, update] = useUrlState();
+  const showQueue = inRoleSet(viewer, 'blueLead');
+  const offsets = {
+    testsOffset: offsetOf(search, 'tests'),
+    rulesOffset: offsetOf(search, 'rules'),
+    countermeasuresOffset: offsetOf(search, 'countermeasures'),
+  };
+  const [{ data, error, fetching }] = useQuery({
+    query: TechniqueDocument,
+    variables: { ttpId, pageSize: PAGE_SIZE, showQueue, ...offsets },
+  });
   if (fetching && !data) return <p className="loading">Loading…</p>;
-  if (error || !data)
+  if (!data)
     return (
       <p role="alert">
-        The technique {ttpId} could not be loaded: {error?.message}
+        The technique {ttpId} could not be loaded: {error?.graphQLErrors[0]?.message ?? error?.message}
       </p>
     );
   const { technique } = data;
   const status = statusOf(technique.statusGlobal);
+  const page = (key: string) => (offset: number) => update({ [key]: offset ? String(offset) : undefined });
   return (
     <article aria-labelledby="technique-title" className="technique-page">
       <p>
@@ -61,33 +93,50 @@ export default function TechniquePage() {
         <dt>Tactics</dt>
         <dd>{technique.tactics.join(', ')}</dd>
       </dl>
-      <h2>Description</h2>
-      <p className="description">{technique.description}</p>
-      <h2>Tests</h2>
-      {technique.tests.length === 0 ? (
-        <p>No tests of this technique yet.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">State</th>
-              <th scope="col">Platform</th>
-            </tr>
-          </thead>
-          <tbody>
-            {technique.tests.map((test) => (
-              <tr key={test.id}>
-                <td>
-                  <Link to={`/tests/${encodeURIComponent(test.id)}`}>{test.name}</Link>
-                </td>
-                <td>{stateLabel(test.state)}</td>
-                <td>{test.platform ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <div className="technique-sections">
+        <section aria-labelledby="description-title">
+          <h2 id="description-title">Description</h2>
+          <Markdown source={technique.description} className="description-markdown" />
+        </section>
+        <RiskSection data={data} />
+        {data.revalidationQueue && <RevalidationSection entries={data.revalidationQueue} />}
+        <section aria-labelledby="tests-title">
+          <h2 id="tests-title">Tests</h2>
+          {technique.tests.length === 0 ? (
+            <p>No tests of this technique yet.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Test</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Platform</th>
+                </tr>
+              </thead>
+              <tbody>
+                {technique.tests.map((test) => (
+                  <tr key={test.id}>
+                    <td>
+                      <Link to={`/tests/${encodeURIComponent(test.id)}`}>{test.name}</Link>
+                    </td>
+                    <td>{stateLabel(test.state)}</td>
+                    <td>{test.platform ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <OffsetPager label="Test" offset={offsets.testsOffset} size={PAGE_SIZE} count={technique.tests.length} onOffset={page('tests')} />
+        </section>
+        <DetectionSection data={data} pageSize={PAGE_SIZE} rulesOffset={offsets.rulesOffset} onRulesOffset={page('rules')} />
+        <CountermeasuresSection
+          technique={technique}
+          pageSize={PAGE_SIZE}
+          offset={offsets.countermeasuresOffset}
+          onOffset={page('countermeasures')}
+        />
+        <KnowledgeSection technique={technique} canWrite={inRoleSet(viewer, 'leads')} />
+      </div>
     </article>
   );
 }
