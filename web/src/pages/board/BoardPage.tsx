@@ -9,19 +9,20 @@ import { BoardColumn } from './BoardColumn.tsx';
 import { useLiveMoves } from './live-moves.ts';
 import { BOARD_STATES } from './states.ts';
 
+/** Cards per column and page: the `limit` written in the board's document, which bounds its cost. */
 export const PAGE_SIZE = 20;
 
 const BoardDocument = graphql(`
   query Board(
-    $campaignId: UUID, $assignedTo: UUID, $platform: String, $limit: Int!,
+    $campaignId: UUID, $assignedTo: UUID, $platform: String,
     $draft: Int, $red: Int, $blue: Int, $review: Int, $validated: Int, $rejected: Int
   ) {
-    draft: tests(filter: { state: draft, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $draft) { ...BoardColumn }
-    red_executing: tests(filter: { state: red_executing, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $red) { ...BoardColumn }
-    blue_evaluating: tests(filter: { state: blue_evaluating, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $blue) { ...BoardColumn }
-    in_review: tests(filter: { state: in_review, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $review) { ...BoardColumn }
-    validated: tests(filter: { state: validated, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $validated) { ...BoardColumn }
-    rejected: tests(filter: { state: rejected, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: $limit, offset: $rejected) { ...BoardColumn }
+    draft: tests(filter: { state: draft, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $draft) { ...BoardColumn }
+    red_executing: tests(filter: { state: red_executing, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $red) { ...BoardColumn }
+    blue_evaluating: tests(filter: { state: blue_evaluating, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $blue) { ...BoardColumn }
+    in_review: tests(filter: { state: in_review, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $review) { ...BoardColumn }
+    validated: tests(filter: { state: validated, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $validated) { ...BoardColumn }
+    rejected: tests(filter: { state: rejected, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform }, limit: 20, offset: $rejected) { ...BoardColumn }
   }
 `);
 
@@ -54,7 +55,7 @@ export default function BoardPage() {
   const offsets = Object.fromEntries(BOARD_STATES.map(({ state }) => [OFFSET_PARAM[state], offsetOf(search, state)]));
   const [{ data, error }, refresh] = useQuery({
     query: BoardDocument,
-    variables: { campaignId, assignedTo, platform, limit: PAGE_SIZE, ...offsets },
+    variables: { campaignId, assignedTo, platform, ...offsets },
   });
   const [{ data: campaigns }] = useQuery({ query: CampaignsDocument });
   const reload = useCallback(() => refresh({ requestPolicy: 'network-only' }), [refresh]);
