@@ -218,9 +218,29 @@ describe('the test page', () => {
   const state = (page: Page) => page.getByTestId('test-state');
   const stateIs = (page: Page, label: string) => expect.poll(() => state(page).textContent(), { timeout: 5000 }).toBe(label);
 
-  it('red and blue drive a test from draft to validated, the leads decide with notes, and the timeline has every step', async () => {
+  it('a lead creates a test from the board; red and blue drive it from draft to validated, the leads decide with notes, and the timeline has every step', async () => {
     const name = `Page flow ${randomBytes(3).toString('hex')}`;
-    const test = await createTest(app, t.red_lead, await techniqueId('T1059.001'), { name, campaign_id: pagedCampaign.id });
+    // A red lead creates it from the board: an unknown technique is refused beside its field.
+    const lead = await signedIn('red_lead');
+    await lead.page.goto('/board');
+    await lead.page.getByRole('link', { name: 'New test' }).click();
+    await lead.page.getByLabel('Technique (ATT&CK id)').fill('T9999');
+    await lead.page.getByLabel('Name', { exact: true }).fill(name);
+    await lead.page.getByRole('button', { name: 'Create test' }).click();
+    await expect.poll(() => lead.page.locator('#new-test-technique-error').textContent()).toBe('No technique T9999 in the catalog.');
+    await lead.page.getByLabel('Technique (ATT&CK id)').fill('t1059.001');
+    await lead.page.getByLabel('Campaign').selectOption({ label: 'Filtered campaign (draft)' });
+    await lead.page.getByRole('button', { name: 'Create test' }).click();
+    await lead.page.getByRole('heading', { name, level: 1 }).waitFor();
+    const test = await app.services.prisma.test.findFirstOrThrow({ where: { name }, include: { technique: true } });
+    expect(new URL(lead.page.url()).pathname).toBe(`/tests/${test.id}`);
+    expect({ technique: test.technique.ttpId, campaign: test.campaignId, state: test.state }).toEqual({
+      technique: 'T1059.001',
+      campaign: pagedCampaign.id,
+      state: 'draft',
+    });
+    expectNoMisconduct(lead.misconduct);
+    await lead.context.close();
     const red = await signedIn('red_tech');
     const blue = await signedIn('blue_tech');
     await red.page.goto('/board');
@@ -396,6 +416,7 @@ describe('accessibility', () => {
         ['board', '/board', () => admin.page.getByRole('heading', { name: HOSTILE_TEST }).waitFor()],
         ['test', `/tests/${hostileTestId}`, () => admin.page.getByRole('heading', { name: 'Timeline' }).waitFor()],
         ['users', '/admin/users', () => admin.page.getByRole('table').waitFor()],
+        ['new test', '/tests/new?technique=T1059.001', () => admin.page.getByRole('heading', { name: 'New test' }).waitFor()],
       ];
       for (const [name, path, ready] of pages) {
         await admin.page.goto(path);

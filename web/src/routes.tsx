@@ -7,6 +7,7 @@ import { AppShell } from './shell/AppShell.tsx';
 const MatrixPage = lazy(() => import('./pages/matrix/MatrixPage.tsx'));
 const TechniquePage = lazy(() => import('./pages/technique/TechniquePage.tsx'));
 const TestPage = lazy(() => import('./pages/test/TestPage.tsx'));
+const NewTestPage = lazy(() => import('./pages/test/NewTestPage.tsx'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage.tsx'));
 const AdminLayout = lazy(() => import('./pages/admin/AdminLayout.tsx'));
 const UsersPage = lazy(() => import('./pages/admin/UsersPage.tsx'));
@@ -41,6 +42,14 @@ export function AppRoutes() {
           <Route path="/matrix" element={<MatrixPage />} />
           <Route path="/techniques/:ttpId" element={<TechniquePage />} />
           <Route path="/board" element={<BoardPage />} />
+          <Route
+            path="/tests/new"
+            element={
+              <RequireRoleSet set="leads">
+                <NewTestPage />
+              </RequireRoleSet>
+            }
+          />
           <Route path="/tests/:id" element={<TestPage />} />
           <Route path="/admin" element={<AdminLayout />}>
             <Route index element={<Navigate to="/admin/users" replace />} />

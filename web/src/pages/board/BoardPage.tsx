@@ -3,6 +3,8 @@ import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import type { TestState } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
+import { inRoleSet } from '../../access.tsx';
+import { Link } from 'react-router';
 import { PlatformSelect } from '../../components/PlatformSelect.tsx';
 import { useUrlState } from '../../url-state.ts';
 import { BoardColumn } from './BoardColumn.tsx';
@@ -68,6 +70,11 @@ export default function BoardPage() {
     <section aria-labelledby="board-title" className="board-page">
       <div className="page-head">
         <h1 id="board-title">Test board</h1>
+        {inRoleSet(viewer, 'leads') && (
+          <Link className="button primary" to={campaignId ? `/tests/new?campaign=${encodeURIComponent(campaignId)}` : '/tests/new'}>
+            New test
+          </Link>
+        )}
         <div className="filters">
           <label htmlFor="campaign">Campaign</label>
           <select

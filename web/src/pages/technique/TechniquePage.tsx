@@ -73,6 +73,13 @@ export default function TechniquePage() {
       <h1 id="technique-title">
         {technique.ttpId} {technique.name}
       </h1>
+      {inRoleSet(viewer, 'leads') && (
+        <p>
+          <Link className="button primary" to={`/tests/new?technique=${encodeURIComponent(technique.ttpId)}`}>
+            New test of this technique
+          </Link>
+        </p>
+      )}
       {technique.parent && (
         <p>
           Sub-technique of{' '}
