@@ -5,6 +5,7 @@
  *
  *   npm run bench:start                          # 3 restarts per engine, 20 s of load with 50 clients
  *   npm run bench:start -- --runs=5 --seconds=30 --clients=100 --only=postgresql
+ *   npm run bench:start -- --node-args="--max-semi-space-size=8"   # node options to try (before the entry point)
  *
  * Environment: TEST_POSTGRES_URL (server, default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database
  * and data directories are created and removed.
@@ -26,6 +27,7 @@ const { values: options } = parseArgs({
     clients: { type: 'string', default: '50' },
     idle: { type: 'string', default: '5' },
     only: { type: 'string' },
+    'node-args': { type: 'string', default: '' },
   },
 });
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -56,7 +58,8 @@ async function start(env: Record<string, string>): Promise<Started> {
     env,
   );
   const began = performance.now();
-  const child = spawn(process.execPath, ['--import', './scripts/memory-probe.mjs', API_ENTRY], {
+  const nodeArgs = options['node-args']!.split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', './scripts/memory-probe.mjs', API_ENTRY], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -92,10 +95,10 @@ async function residentMemory(pid: number): Promise<{ rss: number; peak: number 
   return { rss: kB('VmRSS'), peak: kB('VmHWM') };
 }
 
-function memoryUsage(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+function memoryUsage(child: ChildProcess, afterGc = false): Promise<NodeJS.MemoryUsage> {
   return new Promise((resolve) => {
     child.once('message', (usage) => resolve(usage as NodeJS.MemoryUsage));
-    child.send('memory');
+    child.send(afterGc ? 'memory-after-gc' : 'memory');
   });
 }
 
@@ -137,9 +140,11 @@ async function measure(engine: string, env: Record<string, string>): Promise<voi
   const token = await login(service.base);
   const samples = await runMixedLoad(service.base, [token], Number(options.clients), Number(options.seconds), 1_000_000);
   const loaded = await residentMemory(service.child.pid!);
+  const after = await memoryUsage(service.child);
+  const live = await memoryUsage(service.child, true);
   const failed = samples.filter((sample) => sample.status === 0 || sample.status >= 500).length;
   console.log(
-    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)}`,
+    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)} (V8 heap ${mib(after.heapTotal)}, of it used ${mib(after.heapUsed)}, live after a full GC ${mib(live.heapUsed)})`,
   );
   await stop(service);
 }

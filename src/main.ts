@@ -6,6 +6,9 @@ import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { createServices } from './composition.ts';
 import { onShutdown } from './shutdown.ts';
 import { wiring } from '../workers/wiring.ts';
+import { boundHeapGrowth } from './memory.ts';
+
+boundHeapGrowth();
 
 let config: Config;
 try {

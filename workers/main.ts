@@ -3,6 +3,9 @@ import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/composition.ts';
 import { onShutdown } from '../src/shutdown.ts';
 import { wiring } from './wiring.ts';
+import { boundHeapGrowth } from '../src/memory.ts';
+
+boundHeapGrowth();
 
 /** `npm run worker`: works the BullMQ queues (needs REDIS_URL); the API only enqueues and schedules. */
 const config = loadConfig();
