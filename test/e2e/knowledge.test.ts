@@ -208,6 +208,11 @@ describe('a new playbook', () => {
     await page.goto('/knowledge');
     await page.getByRole('link', { name: 'New playbook' }).click();
     await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+    expect(await page.getByLabel('Technique (ATT&CK id)').inputValue()).toBe('');
+    await page.goto(`/techniques/${tech.ttpId}`);
+    await page.getByRole('link', { name: 'Write a playbook' }).click();
+    await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+    expect(await page.getByLabel('Technique (ATT&CK id)').inputValue()).toBe(tech.ttpId);
     await page.getByLabel('Technique (ATT&CK id)').fill('T0000');
     await page.getByLabel('Type').selectOption('hunting');
     await page.getByLabel('Title').fill('Hunt encoded launches');
