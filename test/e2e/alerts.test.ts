@@ -111,10 +111,12 @@ describe('the alerts inbox', () => {
     const row = page.getByRole('row').filter({ hasText: /Coverage \d+% is below 100%/ });
     await row.getByRole('cell', { name: 'Open', exact: true }).waitFor();
     await row.getByRole('button', { name: 'Acknowledge' }).click();
+    await row.getByRole('button', { name: 'Confirm acknowledge' }).click();
     await row.getByRole('cell', { name: 'Acknowledged', exact: true }).waitFor();
     await expect.poll(() => linkName(page)).toBe(countText(before));
     expect(await row.getByRole('button').allTextContents()).toEqual(['Resolve', 'Dismiss']);
     await row.getByRole('button', { name: 'Resolve' }).click();
+    await row.getByRole('button', { name: 'Confirm resolve' }).click();
     await row.getByRole('cell', { name: 'Resolved', exact: true }).waitFor();
     expect(await row.getByRole('button').count()).toBe(0);
     await page.screenshot({ path: `${SCREENSHOTS}alerts.png` });
@@ -134,6 +136,46 @@ describe('the alerts inbox', () => {
     await page.getByLabel('Severity').selectOption('critical');
     await expect.poll(() => page.url()).toContain('severity=critical');
     await page.getByRole('cell', { name: HOSTILE_NAME }).first().waitFor();
+    expectNoMisconduct(misconduct);
+    await context.close();
+  });
+});
+
+describe('notes and reasons', () => {
+  it('a lead dismisses an alert with a note entered in its row, and aborts an execution with a reason; both are shown', async () => {
+    const rule = await gql(t.blue_lead.token, 'mutation ($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', {
+      input: { name: 'Noted rule', ruleType: 'confidence_below', severity: 'low', parameters: { threshold: 50 }, enabled: false },
+    });
+    await app.services.prisma.alertInstance.create({
+      data: { ruleId: rule.createAlertRule.id, ruleType: 'confidence_below', severity: 'low', subject: 'global', title: 'Noted alert' },
+    });
+    const path = await createPath(app, t.red_lead, { name: 'Aborted path', steps: [{ technique: 'T1566' }] });
+    const execution = await app.api('POST', `/attack-paths/${path.id}/executions`, { token: t.red_lead.token, body: {} });
+    expect(execution.status).toBe(201);
+
+    const { context, page, misconduct } = await signedIn('blue_lead');
+    await page.goto('/alerts?severity=low');
+    const row = page.getByRole('row').filter({ hasText: 'Noted alert' });
+    await row.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('note');
+    await row.getByLabel('Note (optional)').fill(`Known noise ${HOSTILE_TEXT}`);
+    await row.getByRole('button', { name: 'Confirm dismiss' }).click();
+    await row.getByRole('cell', { name: 'Dismissed', exact: true }).waitFor();
+    await row.getByText(`Note: Known noise ${HOSTILE_TEXT}`).waitFor();
+    const stored = await app.services.prisma.alertInstance.findFirstOrThrow({ where: { title: 'Noted alert' } });
+    expect(stored).toMatchObject({ status: 'dismissed', note: `Known noise ${HOSTILE_TEXT}`, changedById: t.blue_lead.id });
+
+    await page.goto(`/attack-paths/${path.id}?execution=${execution.body.id}`);
+    await expect.poll(() => page.getByTestId('execution-status').textContent()).toBe('Pending');
+    await page.getByRole('button', { name: 'Abort the execution' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Abort the execution' }).click();
+    await page.getByLabel('Reason for aborting (optional)').fill('Lab host down');
+    await page.getByRole('button', { name: 'Confirm abort' }).click();
+    await expect.poll(() => page.getByTestId('execution-status').textContent()).toBe('Aborted');
+    await page.getByText('Aborted: Lab host down').waitFor();
+    const aborted = await app.services.prisma.attackPathExecution.findUniqueOrThrow({ where: { id: execution.body.id } });
+    expect(aborted).toMatchObject({ status: 'aborted', abortReason: 'Lab host down' });
     expectNoMisconduct(misconduct);
     await context.close();
   });
@@ -330,6 +372,14 @@ describe('accessibility', () => {
         await ready();
         found[name] = await seriousViolations(page);
       }
+      await page.goto('/alerts?severity=critical');
+      await page.getByRole('row').filter({ hasText: HOSTILE_NAME }).getByRole('button', { name: 'Acknowledge' }).click();
+      await page.getByLabel('Note (optional)').waitFor();
+      found['alert-note'] = await seriousViolations(page);
+      await page.goto(`/attack-paths/${hostilePath.id}?execution=${execution}`);
+      await page.getByRole('button', { name: 'Abort the execution' }).click();
+      await page.getByLabel('Reason for aborting (optional)').waitFor();
+      found['abort-reason'] = await seriousViolations(page);
       await admin.context.close();
       expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
     });

@@ -202,6 +202,49 @@ describe('the knowledge base', () => {
   });
 });
 
+describe('a new playbook', () => {
+  it('a lead writes one with a live markdown preview (hostile content inert), an unknown technique refused beside its field, and lands on it', async () => {
+    const { context, page, misconduct } = await signedIn('red_lead');
+    await page.goto('/knowledge');
+    await page.getByRole('link', { name: 'New playbook' }).click();
+    await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+    expect(await page.getByLabel('Technique (ATT&CK id)').inputValue()).toBe('');
+    await page.goto(`/techniques/${tech.ttpId}`);
+    await page.getByRole('link', { name: 'Write a playbook' }).click();
+    await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+    expect(await page.getByLabel('Technique (ATT&CK id)').inputValue()).toBe(tech.ttpId);
+    await page.getByLabel('Technique (ATT&CK id)').fill('T0000');
+    await page.getByLabel('Type').selectOption('hunting');
+    await page.getByLabel('Title').fill('Hunt encoded launches');
+    await page.getByLabel('Tags (comma separated)').fill('powershell, hunt, powershell');
+    await page.getByLabel('Content (markdown)').fill(HOSTILE_MARKDOWN);
+    const preview = section(page, 'Preview');
+    await expectInert(page, preview);
+    await page.getByRole('button', { name: 'Create playbook' }).click();
+    await expect.poll(() => page.locator('#new-playbook-technique-error').textContent()).toContain('No technique T0000');
+    expect(await page.getByLabel('Technique (ATT&CK id)').getAttribute('aria-describedby')).toBe('new-playbook-technique-error');
+    await page.getByLabel('Technique (ATT&CK id)').fill(tech.ttpId);
+    await page.getByRole('button', { name: 'Create playbook' }).click();
+    await page.getByRole('heading', { name: 'Hunt encoded launches', level: 1 }).waitFor();
+    await expectInert(page, section(page, 'Content'));
+    expect(await page.getByTestId('playbook-version').textContent()).toBe('1');
+    const stored = await app.services.prisma.playbook.findFirstOrThrow({ where: { title: 'Hunt encoded launches' } });
+    expect(stored).toMatchObject({ type: 'hunting', techniqueId: tech.id, tags: ['powershell', 'hunt'], content: HOSTILE_MARKDOWN });
+    expect(page.url()).toContain(`/knowledge/playbooks/${stored.id}`);
+    await page.waitForTimeout(300);
+    expectNoMisconduct(misconduct);
+    await context.close();
+
+    const viewer = await signedIn('viewer');
+    await viewer.page.goto('/knowledge');
+    await viewer.page.getByRole('heading', { name: 'Knowledge base' }).waitFor();
+    expect(await viewer.page.getByRole('link', { name: 'New playbook' }).count()).toBe(0);
+    await viewer.page.goto('/knowledge/playbooks/new');
+    await viewer.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    await viewer.context.close();
+  });
+});
+
 describe('the technique page', () => {
   it('shows every section with its data in one request, the markdown description inert', async () => {
     const { context, page, misconduct } = await signedIn('blue_lead');
@@ -283,6 +326,10 @@ describe('accessibility', () => {
       await lead.page.getByRole('button', { name: 'Edit playbook' }).click();
       await lead.page.getByLabel('Content (markdown)').waitFor();
       found['playbook-edit'] = await seriousViolations(lead.page);
+      await lead.page.goto('/knowledge/playbooks/new');
+      await lead.page.getByLabel('Content (markdown)').fill(HOSTILE_MARKDOWN);
+      await section(lead.page, 'Preview').getByRole('heading', { name: 'Steps' }).waitFor();
+      found['new-playbook'] = await seriousViolations(lead.page);
       expectNoMisconduct(lead.misconduct);
       await lead.context.close();
       expect(found).toEqual(Object.fromEntries(Object.keys(found).map((page) => [page, []])));

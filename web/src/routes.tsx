@@ -31,6 +31,7 @@ const KnowledgePage = lazy(() => import('./pages/knowledge/KnowledgePage.tsx'));
 const PlaybookPage = lazy(() => import('./pages/knowledge/PlaybookPage.tsx'));
 const LessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx'));
 const NewLessonPage = lazy(() => import('./pages/knowledge/LessonPage.tsx').then((module) => ({ default: module.NewLessonPage })));
+const NewPlaybookPage = lazy(() => import('./pages/knowledge/NewPlaybookPage.tsx'));
 
 /** The signed-in app: one code-split chunk per page. */
 export function AppRoutes() {
@@ -82,6 +83,7 @@ export function AppRoutes() {
           <Route path="/knowledge/playbooks/:id" element={<PlaybookPage />} />
           <Route path="/knowledge/lessons/new" element={<NewLessonPage />} />
           <Route path="/knowledge/lessons/:id" element={<LessonPage />} />
+          <Route path="/knowledge/playbooks/new" element={<NewPlaybookPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

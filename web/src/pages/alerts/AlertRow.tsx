@@ -1,3 +1,4 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type CombinedError, useMutation } from 'urql';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { problemOf } from '../test/problems.ts';
@@ -9,24 +10,45 @@ export const AlertRowFragment = graphql(`
   }
 `);
 
-const AcknowledgeDocument = graphql(`mutation AcknowledgeAlert($id: UUID!) { acknowledgeAlert(id: $id) { id status availableActions } }`);
-const ResolveDocument = graphql(`mutation ResolveAlert($id: UUID!) { resolveAlert(id: $id) { id status availableActions } }`);
-const DismissDocument = graphql(`mutation DismissAlert($id: UUID!) { dismissAlert(id: $id) { id status availableActions } }`);
+const AcknowledgeDocument = graphql(`
+  mutation AcknowledgeAlert($id: UUID!, $note: String) { acknowledgeAlert(id: $id, note: $note) { id status note availableActions } }
+`);
+const ResolveDocument = graphql(`
+  mutation ResolveAlert($id: UUID!, $note: String) { resolveAlert(id: $id, note: $note) { id status note availableActions } }
+`);
+const DismissDocument = graphql(`
+  mutation DismissAlert($id: UUID!, $note: String) { dismissAlert(id: $id, note: $note) { id status note availableActions } }
+`);
 
-/** One alert as a table row; the action buttons only when `canAct` (the caller's role is in the managing set). */
+type Run = (variables: { id: string; note?: string }) => Promise<{ error?: CombinedError }>;
+
+/**
+ * One alert as a table row; the action buttons only when `canAct` (the caller's role is in the managing set).
+ * An action opens a note field in place; the action happens on confirming it.
+ */
 export function AlertRow(props: { alert: FragmentType<typeof AlertRowFragment>; canAct: boolean; onDone(problem?: string): void }) {
   const alert = useFragment(AlertRowFragment, props.alert);
   const [acknowledge, runAcknowledge] = useMutation(AcknowledgeDocument);
   const [resolve, runResolve] = useMutation(ResolveDocument);
   const [dismiss, runDismiss] = useMutation(DismissDocument);
-  const runs: Record<string, (variables: { id: string }) => Promise<{ error?: CombinedError }>> = {
-    acknowledge: runAcknowledge,
-    resolve: runResolve,
-    dismiss: runDismiss,
-  };
+  const [pending, setPending] = useState<string>();
+  const noteField = useRef<HTMLInputElement>(null);
+  // The action's button gives way to the note field: focus follows it there.
+  useEffect(() => {
+    if (pending) noteField.current?.focus();
+  }, [pending]);
+  const runs: Record<string, Run> = { acknowledge: runAcknowledge, resolve: runResolve, dismiss: runDismiss };
   const busy = acknowledge.fetching || resolve.fetching || dismiss.fetching;
   const titleId = `alert-${alert.id}`;
   const actions = alert.availableActions.filter((action) => action in runs);
+  const confirm = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!pending) return;
+    const note = String(new FormData(event.currentTarget).get('note') ?? '').trim();
+    const result = await runs[pending]!({ id: alert.id, note: note || undefined });
+    setPending(undefined);
+    props.onDone(problemOf(result.error)?.message);
+  };
   return (
     <tr>
       <td>
@@ -45,23 +67,33 @@ export function AlertRow(props: { alert: FragmentType<typeof AlertRowFragment>; 
       </td>
       {props.canAct && (
         <td>
-          <div className="row-actions">
-            {actions.map((action) => (
-              <button
-                key={action}
-                type="button"
-                className="button small"
-                aria-describedby={titleId}
-                disabled={busy}
-                onClick={async () => {
-                  const result = await runs[action]({ id: alert.id });
-                  props.onDone(problemOf(result.error)?.message);
-                }}
-              >
-                {ACTION_LABELS[action] ?? action}
+          {pending ? (
+            <form className="inline-form" aria-label={`${ACTION_LABELS[pending]} the alert`} onSubmit={confirm}>
+              <label htmlFor={`alert-note-${alert.id}`}>Note (optional)</label>
+              <input id={`alert-note-${alert.id}`} name="note" aria-describedby={titleId} ref={noteField} />
+              <button type="submit" className="button small primary" disabled={busy}>
+                Confirm {ACTION_LABELS[pending]?.toLowerCase()}
               </button>
-            ))}
-          </div>
+              <button type="button" className="button small" disabled={busy} onClick={() => setPending(undefined)}>
+                Cancel
+              </button>
+            </form>
+          ) : (
+            <div className="row-actions">
+              {actions.map((action) => (
+                <button
+                  key={action}
+                  type="button"
+                  className="button small"
+                  aria-describedby={titleId}
+                  disabled={busy}
+                  onClick={() => setPending(action)}
+                >
+                  {ACTION_LABELS[action] ?? action}
+                </button>
+              ))}
+            </div>
+          )}
         </td>
       )}
     </tr>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type CombinedError, useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import type { AttackStepOutcome } from '../../gql/graphql.ts';
@@ -18,7 +18,11 @@ const ExecutionDocument = graphql(`
 
 const StartDocument = graphql(`mutation StartExecution($id: UUID!) { startAttackPathExecution(id: $id) { id status } }`);
 const CompleteDocument = graphql(`mutation CompleteExecution($id: UUID!) { completeAttackPathExecution(id: $id) { id status } }`);
-const AbortDocument = graphql(`mutation AbortExecution($id: UUID!) { abortAttackPathExecution(id: $id) { id status } }`);
+const AbortDocument = graphql(`
+  mutation AbortExecution($id: UUID!, $input: AbortAttackPathExecutionInput) {
+    abortAttackPathExecution(id: $id, input: $input) { id status abortReason }
+  }
+`);
 const RecordDocument = graphql(`
   mutation RecordStepOutcome($id: UUID!, $stepId: UUID!, $input: RecordAttackStepOutcomeInput!) {
     recordAttackPathStepOutcome(id: $id, stepId: $stepId, input: $input) { id version }
@@ -38,15 +42,22 @@ export function ExecutionPanel(props: { executionId: string; changes: number }) 
   const [, complete] = useMutation(CompleteDocument);
   const [, abort] = useMutation(AbortDocument);
   const [acting, setActing] = useState(false);
+  const [aborting, setAborting] = useState(false);
+  const reasonField = useRef<HTMLInputElement>(null);
+  // The Abort button gives way to the reason field: focus follows it there.
+  useEffect(() => {
+    if (aborting) reasonField.current?.focus();
+  }, [aborting]);
   const [problem, setProblem] = useState<string>();
   if (error) return <p role="alert">The execution could not be loaded: {error.message}</p>;
   if (!data) return <p className="loading">Loading…</p>;
   const execution = data.attackPathExecution;
-  const runs: Record<string, (variables: { id: string }) => Promise<{ error?: CombinedError }>> = { start, complete, abort };
-  const act = async (action: string) => {
+  const runs: Record<string, (variables: { id: string }) => Promise<{ error?: CombinedError }>> = { start, complete };
+  const act = async (action: string, reason?: string) => {
     setActing(true);
-    const result = await runs[action]!({ id: execution.id });
+    const result = action === 'abort' ? await abort({ id: execution.id, input: { reason } }) : await runs[action]!({ id: execution.id });
     setActing(false);
+    setAborting(false);
     setProblem(result.error && `The execution did not ${action}: ${problemOf(result.error)?.message}`);
     refresh({ requestPolicy: 'network-only' });
   };
@@ -57,14 +68,40 @@ export function ExecutionPanel(props: { executionId: string; changes: number }) 
       </h2>
       {execution.notes && <p className="text">{execution.notes}</p>}
       {execution.abortReason && <p className="text">Aborted: {execution.abortReason}</p>}
-      {execution.myActions.length > 0 && (
+      {execution.myActions.length > 0 && !aborting && (
         <div className="row-actions">
           {execution.myActions.map((action) => (
-            <button key={action} type="button" className="button" disabled={acting} onClick={() => act(action)}>
+            <button
+              key={action}
+              type="button"
+              className="button"
+              disabled={acting}
+              onClick={() => (action === 'abort' ? setAborting(true) : act(action))}
+            >
               {EXECUTION_ACTION_LABELS[action] ?? action} the execution
             </button>
           ))}
         </div>
+      )}
+      {aborting && (
+        <form
+          className="inline-form"
+          aria-label="Abort the execution"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
+            void act('abort', reason || undefined);
+          }}
+        >
+          <label htmlFor="abort-reason">Reason for aborting (optional)</label>
+          <input id="abort-reason" name="reason" ref={reasonField} />
+          <button type="submit" className="button primary" disabled={acting}>
+            Confirm abort
+          </button>
+          <button type="button" className="button" disabled={acting} onClick={() => setAborting(false)}>
+            Cancel
+          </button>
+        </form>
       )}
       {problem && (
         <p role="alert" className="error">

@@ -56,9 +56,14 @@ export default function KnowledgePage() {
       <div className="page-head">
         <h1 id="knowledge-title">Knowledge base</h1>
         {canWrite && (
-          <Link className="button" to="/knowledge/lessons/new">
-            New lesson
-          </Link>
+          <div className="row-actions">
+            <Link className="button" to="/knowledge/playbooks/new">
+              New playbook
+            </Link>
+            <Link className="button" to="/knowledge/lessons/new">
+              New lesson
+            </Link>
+          </div>
         )}
       </div>
       {/* Keyed by the URL's values, so that the boxes show them after a link or Back changed them. */}

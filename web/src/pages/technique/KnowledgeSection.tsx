@@ -51,6 +51,8 @@ export function KnowledgeSection(props: { technique: FragmentType<typeof Techniq
             <>
               {' · '}
               <Link to={`/knowledge/lessons/new?technique=${encodeURIComponent(technique.ttpId)}`}>Record a lesson</Link>
+              {' · '}
+              <Link to={`/knowledge/playbooks/new?technique=${encodeURIComponent(technique.ttpId)}`}>Write a playbook</Link>
             </>
           )}
         </p>
