@@ -783,13 +783,18 @@ describe("Campaign.myActions: what the caller's role may do now", () => {
     expect(await myActions(t.admin.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests', 'edit', 'delete']);
     expect((await app.api('POST', `/campaigns/${campaign.id}/complete`, { token: t.red_lead.token })).status).toBe(200);
     const closed: Record<string, string[]> = { admin: ['edit', 'delete'], red_lead: ['edit', 'delete'], blue_lead: ['edit'] };
-    for (const member of Object.values(t)) expect(await myActions(member.token, campaign.id), member.role).toEqual(closed[member.role] ?? []);
+    for (const member of Object.values(t))
+      expect(await myActions(member.token, campaign.id), member.role).toEqual(closed[member.role] ?? []);
   });
 
   it('offers edit and delete exactly when updateCampaign and deleteCampaign accept the caller', async () => {
     const campaign = await createCampaign(t.blue_lead.token, { name: 'Offered as allowed' });
     const update = (token: string) =>
-      app.graphql('mutation ($id: UUID!) { updateCampaign(id: $id, input: { description: "Changed" }) { id } }', { id: campaign.id }, token);
+      app.graphql(
+        'mutation ($id: UUID!) { updateCampaign(id: $id, input: { description: "Changed" }) { id } }',
+        { id: campaign.id },
+        token,
+      );
     const remove = (token: string) => app.graphql('mutation ($id: UUID!) { deleteCampaign(id: $id) }', { id: campaign.id }, token);
     for (const member of [t.viewer, t.red_tech, t.red_lead]) {
       const actions = await myActions(member.token, campaign.id);

@@ -32,7 +32,7 @@ export function campaignActionsFor(campaign: { status: CampaignStatus; createdBy
 builder.prismaObjectField('Campaign', 'myActions', (t) =>
   t.stringList({
     description:
-      "What the caller may do with the campaign in its current status: activate, complete (the transition table), schedule, manage_tests (add and remove tests), edit (name, description, type), delete (its creator or an admin). Empty for viewers.",
+      'What the caller may do with the campaign in its current status: activate, complete (the transition table), schedule, manage_tests (add and remove tests), edit (name, description, type), delete (its creator or an admin). Empty for viewers.',
     resolve: (campaign, _args, context) => campaignActionsFor(campaign, context.auth.principal ?? undefined),
   }),
 );
