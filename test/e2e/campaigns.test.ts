@@ -152,7 +152,7 @@ describe('campaign lifecycle in the browser', () => {
 
     await page.getByRole('button', { name: 'Complete campaign' }).click();
     await expect.poll(() => status(page)).toBe('Completed');
-    expect(await page.getByRole('main').getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('button').allTextContents()).toEqual(['Edit campaign', 'Delete campaign']);
     expect(await page.getByRole('form', { name: 'Schedule' }).count()).toBe(0);
     const history = await page.getByRole('list', { name: 'Campaign history' }).getByRole('listitem').allTextContents();
     expect(history.map((entry) => entry.split(' · ').pop())).toEqual([
@@ -216,6 +216,9 @@ describe('hostile content', () => {
     await page.getByRole('heading', { name: HOSTILE_NAME, level: 1 }).waitFor();
     expect(await page.getByText(HOSTILE_DESCRIPTION).count()).toBe(1);
     expect(await testsTable(page).getByRole('link', { name: HOSTILE_NAME }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Edit campaign' }).click();
+    expect(await page.getByRole('form', { name: 'Edit campaign' }).getByLabel('Name').inputValue()).toBe(HOSTILE_NAME);
+    expect(await page.getByRole('form', { name: 'Edit campaign' }).getByLabel('Description').inputValue()).toBe(HOSTILE_DESCRIPTION);
     expect(await page.locator('main script, main img, main a[href^="javascript"]').count()).toBe(0);
     expectNoMisconduct(misconduct);
     await context.close();
@@ -259,6 +262,70 @@ describe('the campaigns list', () => {
   });
 });
 
+describe('editing, deleting and searching', () => {
+  it('a blue lead finds a campaign by text (in the URL), edits its name, description and type, and deletes it after confirming in place', async () => {
+    for (const [name, description] of [
+      ['Harbour night drill', 'Night shift'],
+      ['Quiet harbour check', ''],
+      ['Unrelated sweep', 'Not about the HARBOUR at all'],
+    ]) {
+      await app.services.prisma.campaign.create({ data: { name, description, createdById: t.blue_lead.id } });
+    }
+    const { context, page, misconduct } = await signedIn('blue_lead');
+    await page.goto('/campaigns');
+    const table = page.getByRole('table');
+    await table.getByRole('row').nth(1).waitFor();
+    await page.getByLabel('Search', { exact: true }).fill('harbour');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('harbour');
+    await expect
+      .poll(async () => (await table.getByRole('link').allTextContents()).sort())
+      .toEqual(['Harbour night drill', 'Quiet harbour check', 'Unrelated sweep']);
+    await page.getByLabel('Search', { exact: true }).fill('night drill');
+    await expect.poll(() => table.getByRole('link').allTextContents()).toEqual(['Harbour night drill']);
+    await page.reload();
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('night drill');
+    await table.getByRole('link', { name: 'Harbour night drill' }).click();
+    await page.getByRole('heading', { name: 'Harbour night drill', level: 1 }).waitFor();
+    const campaignId = page.url().split('/').pop()!;
+
+    await page.getByRole('button', { name: 'Edit campaign' }).click();
+    const form = page.getByRole('form', { name: 'Edit campaign' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('edit-name');
+    await form.getByLabel('Name').fill('x'.repeat(301));
+    await form.getByRole('button', { name: 'Save campaign' }).click();
+    await expect.poll(() => form.locator('#edit-name-error').textContent()).toMatch(/300/);
+    expect(await form.getByLabel('Name').getAttribute('aria-describedby')).toBe('edit-name-error');
+    await form.getByLabel('Name').fill('Harbour night drill, revised');
+    await form.getByLabel('Description').fill('Night and <em>day</em> shifts');
+    await form.getByLabel('Type').selectOption('red');
+    await form.getByRole('button', { name: 'Save campaign' }).click();
+    await page.getByRole('heading', { name: 'Harbour night drill, revised', level: 1 }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Campaign saved.' }).waitFor();
+    expect(await page.getByText('Night and <em>day</em> shifts').count()).toBe(1);
+    expect(await app.services.prisma.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({
+      name: 'Harbour night drill, revised',
+      description: 'Night and <em>day</em> shifts',
+      type: 'red',
+    });
+
+    await page.getByRole('button', { name: 'Delete campaign' }).click();
+    await page.getByRole('group', { name: /Delete this campaign for good/ }).waitFor();
+    await page.getByRole('button', { name: 'Keep the campaign' }).click();
+    expect(await app.services.prisma.campaign.count({ where: { id: campaignId } })).toBe(1);
+    await page.getByRole('button', { name: 'Delete campaign' }).click();
+    await page.getByRole('button', { name: 'Confirm deletion' }).click();
+    await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/campaigns');
+    expect(await app.services.prisma.campaign.count({ where: { id: campaignId } })).toBe(0);
+    await page.getByLabel('Search', { exact: true }).fill('harbour');
+    await expect
+      .poll(async () => (await table.getByRole('link').allTextContents()).sort())
+      .toEqual(['Quiet harbour check', 'Unrelated sweep']);
+    expectNoMisconduct(misconduct);
+    await context.close();
+  });
+});
+
 describe('accessibility', () => {
   for (const scheme of ['light', 'dark'] as const) {
     it(`the campaigns list and a campaign page have no serious or critical axe violation in the ${scheme} theme`, async () => {
@@ -269,6 +336,9 @@ describe('accessibility', () => {
       await page.goto(`/campaigns/${hostileCampaignId}`);
       await page.getByRole('form', { name: 'Schedule' }).waitFor();
       await expect.poll(() => page.getByLabel('Test outside any campaign', { exact: true }).isEnabled()).toBe(true);
+      await page.getByRole('button', { name: 'Edit campaign' }).click();
+      await page.getByRole('button', { name: 'Delete campaign' }).click();
+      await page.getByRole('button', { name: 'Confirm deletion' }).waitFor();
       expect(await seriousViolations(page), `campaign page, ${scheme}`).toEqual([]);
       await context.close();
     });

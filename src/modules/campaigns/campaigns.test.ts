@@ -772,17 +772,37 @@ describe("Campaign.myActions: what the caller's role may do now", () => {
 
   it('follows the transition table and the status rules per role, and is empty for viewers and technicians', async () => {
     const campaign = await createCampaign(t.red_lead.token, { name: 'Whose actions' });
-    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests']);
-    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests']);
+    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests', 'edit', 'delete']);
+    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['activate', 'schedule', 'manage_tests', 'edit']);
     expect(await myActions(t.red_tech.token, campaign.id)).toEqual([]);
     expect(await myActions(t.viewer.token, campaign.id)).toEqual([]);
     await seedTest({ campaignId: campaign.id, state: 'red_executing' });
     expect((await app.api('POST', `/campaigns/${campaign.id}/activate`, { token: t.blue_lead.token })).status).toBe(200);
-    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests']);
-    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['schedule', 'manage_tests']);
-    expect(await myActions(t.admin.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests']);
+    expect(await myActions(t.red_lead.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests', 'edit', 'delete']);
+    expect(await myActions(t.blue_lead.token, campaign.id)).toEqual(['schedule', 'manage_tests', 'edit']);
+    expect(await myActions(t.admin.token, campaign.id)).toEqual(['complete', 'schedule', 'manage_tests', 'edit', 'delete']);
     expect((await app.api('POST', `/campaigns/${campaign.id}/complete`, { token: t.red_lead.token })).status).toBe(200);
-    for (const member of Object.values(t)) expect(await myActions(member.token, campaign.id), member.role).toEqual([]);
+    const closed: Record<string, string[]> = { admin: ['edit', 'delete'], red_lead: ['edit', 'delete'], blue_lead: ['edit'] };
+    for (const member of Object.values(t))
+      expect(await myActions(member.token, campaign.id), member.role).toEqual(closed[member.role] ?? []);
+  });
+
+  it('offers edit and delete exactly when updateCampaign and deleteCampaign accept the caller', async () => {
+    const campaign = await createCampaign(t.blue_lead.token, { name: 'Offered as allowed' });
+    const update = (token: string) =>
+      app.graphql(
+        'mutation ($id: UUID!) { updateCampaign(id: $id, input: { description: "Changed" }) { id } }',
+        { id: campaign.id },
+        token,
+      );
+    const remove = (token: string) => app.graphql('mutation ($id: UUID!) { deleteCampaign(id: $id) }', { id: campaign.id }, token);
+    for (const member of [t.viewer, t.red_tech, t.red_lead]) {
+      const actions = await myActions(member.token, campaign.id);
+      expect(!(await update(member.token)).errors, member.role).toBe(actions.includes('edit'));
+      expect(!(await remove(member.token)).errors, member.role).toBe(actions.includes('delete'));
+    }
+    expect(await myActions(t.blue_lead.token, campaign.id)).toContain('delete');
+    expect((await remove(t.blue_lead.token)).errors).toBeUndefined();
   });
 
   it('tests outside any campaign are listed with the withoutCampaign filter, so a lead can pick one to add', async () => {

@@ -15,8 +15,12 @@ export const campaignRoles = {
 } as const;
 
 /** DELETE: only the campaign's creator or an admin. */
+export function mayDelete(principal: Principal, campaign: { createdById: string }): boolean {
+  return principal.role === 'admin' || principal.userId === campaign.createdById;
+}
+
 export function assertMayDelete(principal: Principal, campaign: { createdById: string }): void {
-  if (principal.role !== 'admin' && principal.userId !== campaign.createdById) {
+  if (!mayDelete(principal, campaign)) {
     throw new ForbiddenError('Only the creator of the campaign or an admin may delete it');
   }
 }

@@ -8,6 +8,8 @@ import { CampaignActions } from './CampaignActions.tsx';
 import { CampaignHistory } from './CampaignHistory.tsx';
 import { CampaignProgress } from './CampaignProgress.tsx';
 import { CampaignTests } from './CampaignTests.tsx';
+import { DeleteCampaign } from './DeleteCampaign.tsx';
+import { EditCampaignForm } from './EditCampaignForm.tsx';
 import { day, statusLabel } from './format.ts';
 import { ScheduleForm } from './ScheduleForm.tsx';
 
@@ -33,6 +35,7 @@ const CampaignDetailDocument = graphql(`
       testCount
       tests(offset: $testsOffset, limit: $testsLimit) { id ...CampaignTestRow }
       ...CampaignSchedule
+      ...CampaignDefinition
     }
     campaignProgress(id: $id) { ...CampaignProgressPart }
     campaignHistory(id: $id) { ...CampaignHistoryPart }
@@ -97,6 +100,12 @@ export default function CampaignPage() {
       </dl>
       <p className="text description">{campaign.description}</p>
       <CampaignActions actions={campaign.myActions} campaignId={campaign.id} onDone={acted} />
+      {(may('edit') || may('delete')) && (
+        <div className="campaign-manage">
+          {may('edit') && <EditCampaignForm campaign={campaign} onSaved={refresh} />}
+          {may('delete') && <DeleteCampaign campaignId={campaign.id} />}
+        </div>
+      )}
       {problem && (
         <p role="alert" className="error">
           {problem.message}

@@ -12,8 +12,8 @@ import { FromThreatActorForm } from './FromThreatActorForm.tsx';
 export const CAMPAIGN_PAGE_SIZE = 20;
 
 const CampaignsDocument = graphql(`
-  query Campaigns($status: CampaignStatus, $offset: Int!, $limit: Int!) {
-    campaigns(filter: { status: $status }, offset: $offset, limit: $limit) {
+  query Campaigns($status: CampaignStatus, $search: String, $offset: Int!, $limit: Int!) {
+    campaigns(filter: { status: $status, search: $search }, offset: $offset, limit: $limit) {
       total
       offset
       limit
@@ -24,14 +24,18 @@ const CampaignsDocument = graphql(`
 
 const isStatus = (value: string | null): value is CampaignStatus => CAMPAIGN_STATUSES.some((entry) => entry.status === value);
 
-/** The campaigns, newest first, a page at a time, filtered by status (both in the URL); leads create them here. */
+/** The campaigns, newest first, a page at a time, filtered by status and text (all in the URL); leads create them here. */
 export default function CampaignsPage() {
   const { viewer } = useSession();
   const [search, update] = useUrlState();
   const wanted = search.get('status');
   const status = isStatus(wanted) ? wanted : undefined;
+  const text = search.get('q') ?? '';
   const offset = Math.max(0, Number(search.get('offset')) || 0);
-  const [{ data, error }] = useQuery({ query: CampaignsDocument, variables: { status, offset, limit: CAMPAIGN_PAGE_SIZE } });
+  const [{ data, error }] = useQuery({
+    query: CampaignsDocument,
+    variables: { status, search: text.trim() || undefined, offset, limit: CAMPAIGN_PAGE_SIZE },
+  });
   const page = data?.campaigns;
   const creates = inRoleSet(viewer, 'leads');
   const shown = page && page.items.length > 0 ? `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}` : 'none';
@@ -40,6 +44,13 @@ export default function CampaignsPage() {
       <div className="page-head">
         <h1 id="campaigns-title">Campaigns</h1>
         <div className="filters">
+          <label htmlFor="campaign-search">Search</label>
+          <input
+            id="campaign-search"
+            type="search"
+            defaultValue={text}
+            onChange={(event) => update({ q: event.target.value || undefined, offset: undefined })}
+          />
           <label htmlFor="campaign-status">Status</label>
           <select
             id="campaign-status"

@@ -12,7 +12,7 @@ const CreateCampaignDocument = graphql(`
   }
 `);
 
-const TYPES = ['purple', 'red', 'blue', 'regression'] as const;
+export const TYPES = ['purple', 'red', 'blue', 'regression'] as const;
 
 /** A new campaign in draft; on success its page opens. */
 export function CreateCampaignForm() {
