@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/graphql/schema.ts';
-import { PUBLIC_USER_FIELDS } from '../src/modules/users/permissions.ts';
+import { ASSIGNABLE_USER_FIELDS, PUBLIC_USER_FIELDS } from '../src/modules/users/permissions.ts';
 import { useTestApp } from './helpers/app.ts';
 import { team, technique, type Team } from './helpers/test-runs.ts';
 
@@ -23,6 +23,9 @@ import { team, technique, type Team } from './helpers/test-runs.ts';
 type Path = { parent: GraphQLObjectType; field: GraphQLField<unknown, unknown> }[];
 
 const PUBLIC = new Set<string>(PUBLIC_USER_FIELDS);
+/** User types whose root field admits only leads and shows them more than the public fields. */
+const WIDER_FIELDS: Record<string, readonly string[]> = { AssignableUser: ASSIGNABLE_USER_FIELDS };
+const visibleFields = (typeName: string) => new Set<string>(WIDER_FIELDS[typeName] ?? PUBLIC);
 const PRIVATE_FIELDS = Object.keys((schema.getType('User') as GraphQLObjectType).getFields()).filter((name) => !PUBLIC.has(name));
 const fieldsOf = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []);
 /** Types built on the User model (Pothos records the model of every prismaObject and variant). */
@@ -187,7 +190,7 @@ describe('other users as a viewer sees them', () => {
     expect([...parents]).toEqual(expect.arrayContaining(['Query', 'Test', 'Campaign', 'Snapshot']));
   });
 
-  it('every type that stands for a user, other than User itself, has only public fields', () => {
+  it('every type that stands for a user, other than User itself, has only public fields, or those documented for a leads-only type', () => {
     const userTypes = Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__') && isUserType(type));
     expect(userTypes.map((type) => type.name)).toContain('UserSummary');
     for (const type of userTypes.filter((type) => type.name !== 'User')) {
@@ -196,7 +199,7 @@ describe('other users as a viewer sees them', () => {
           .map((field) => field.name)
           .sort(),
         type.name,
-      ).toEqual([...PUBLIC].sort());
+      ).toEqual([...visibleFields(type.name)].sort());
     }
   });
 
@@ -243,16 +246,17 @@ describe('other users as a viewer sees them', () => {
     }
     for (const [path, outcome] of Object.entries(report))
       expect([path, outcome]).toEqual([path, expect.stringMatching(/^(forbidden|public fields only|own account)$/)]);
-    expect(report).toMatchObject({ me: 'own account', user: 'forbidden', 'users.items': 'forbidden' });
+    expect(report).toMatchObject({ me: 'own account', user: 'forbidden', 'users.items': 'forbidden', assignableUsers: 'forbidden' });
   });
 
   it('asking a user reference for a private field is refused by the schema itself', async () => {
     for (const path of reachable.filter((path) => getNamedType(path[path.length - 1].field.type).name !== 'User')) {
-      for (const name of PRIVATE_FIELDS) {
+      const typeName = getNamedType(path[path.length - 1].field.type).name;
+      for (const name of PRIVATE_FIELDS.filter((name) => !visibleFields(typeName).has(name))) {
         const result = (await app.graphql(documentFor(path, members.red_lead.id, `id ${name}`), {}, members.viewer.token)) as {
           errors?: { message: string }[];
         };
-        expect(result.errors?.[0].message, `${label(path)}.${name}`).toMatch(`Cannot query field "${name}" on type "UserSummary"`);
+        expect(result.errors?.[0].message, `${label(path)}.${name}`).toMatch(`Cannot query field "${name}" on type "${typeName}"`);
       }
     }
   });

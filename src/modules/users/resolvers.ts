@@ -1,11 +1,11 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { userRoles } from './permissions.ts';
 import * as users from './service.ts';
-import { CreateUserInput, UpdateUserInput, UserFilterInput, UserType } from './types.ts';
+import { AssignableUserType, CreateUserInput, UpdateUserInput, UserFilterInput, UserType } from './types.ts';
 
 const UserPage = pageType('UserPage', UserType);
 
@@ -22,6 +22,13 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       users.listUsers(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),
+  }),
+  assignableUsers: t.prismaField({
+    type: [AssignableUserType],
+    complexity: cappedListCost(users.ASSIGNABLE_USERS_MAX),
+    description: `Active users who may be assigned a test (red and blue techs and leads), by username, at most ${users.ASSIGNABLE_USERS_MAX}.`,
+    authScopes: allow(userRoles.listAssignable),
+    resolve: (query, _root, _args, context) => users.listAssignableUsers(context.services, query),
   }),
   user: t.prismaField({
     type: 'User',

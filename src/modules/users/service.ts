@@ -10,6 +10,7 @@ import type { User } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { camelToSnake } from '../../naming.ts';
+import { ASSIGNABLE_ROLES } from './permissions.ts';
 import { effectivePreferences, preferencesSchema, type Preferences } from '../notifications/preferences.ts';
 
 type Query = { select?: Prisma.UserSelect };
@@ -82,6 +83,19 @@ export async function listUsers(services: Services, filter: UserFilter, paging: 
     services.prisma.user.count({ where }),
   ]);
   return { items, total, offset, limit };
+}
+
+/** Most users the assignee pickers list: more than any purple team has, and a hard cap on the answer. */
+export const ASSIGNABLE_USERS_MAX = 500;
+
+/** Active users whose role works tests, by username, at most ASSIGNABLE_USERS_MAX. */
+export function listAssignableUsers(services: Services, query: Query = {}) {
+  return services.prisma.user.findMany({
+    ...query,
+    where: { isActive: true, role: { in: [...ASSIGNABLE_ROLES] } },
+    orderBy: [{ username: 'asc' }, { id: 'asc' }],
+    take: ASSIGNABLE_USERS_MAX,
+  });
 }
 
 export async function getUser(services: Services, id: string, query: Query = {}) {

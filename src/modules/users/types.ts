@@ -83,3 +83,15 @@ export const UpdateUserInput = builder.inputType('UpdateUserInput', {
     trackerAccountId: t.string({ required: false }),
   }),
 });
+
+/** A user a lead may assign a test to: what names them and the role that tells which side they work on. */
+export const AssignableUserType = builder.prismaObject('User', {
+  variant: 'AssignableUser',
+  description: 'An active user whose role works tests (red or blue, tech or lead): id, username, display name and role.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    username: t.exposeString('username'),
+    displayName: t.exposeString('displayName', { nullable: true }),
+    role: t.expose('role', { type: RoleEnum }),
+  }),
+});

@@ -355,3 +355,41 @@ describe('users: own profile and preferences', () => {
     expect(listed.data.users.items.map((item: any) => item.id)).toContain(user.id);
   });
 });
+
+describe('users: assignable to tests', () => {
+  const ASSIGNABLE = 'query { assignableUsers { id username displayName role } }';
+
+  it('leads list the active red and blue techs and leads by username, with only id, username, display name and role', async () => {
+    const tech = await app.createUser({ role: 'blue_tech', username: 'assignable.blue.tech' });
+    const lead = await app.createUser({ role: 'red_lead', username: 'assignable.red.lead' });
+    const inactive = await app.createUser({ role: 'red_tech', username: 'assignable.inactive', isActive: false });
+    const viewer = await app.createUser({ role: 'viewer', username: 'assignable.viewer' });
+    const other = await app.createUser({ role: 'admin', username: 'assignable.admin' });
+    for (const role of ['red_lead', 'blue_lead', 'admin'] as const) {
+      const result = await app.graphql(ASSIGNABLE, {}, await app.tokenFor(role));
+      expect(result.errors).toBeUndefined();
+      const listed: { id: string; username: string; role: string }[] = result.data.assignableUsers;
+      const ids = listed.map((user) => user.id);
+      expect(ids).toEqual(expect.arrayContaining([tech.id, lead.id]));
+      for (const absent of [inactive.id, viewer.id, other.id]) expect(ids).not.toContain(absent);
+      for (const user of listed) expect(['red_lead', 'blue_lead', 'red_tech', 'blue_tech']).toContain(user.role);
+      expect(ids.indexOf(tech.id)).toBeLessThan(ids.indexOf(lead.id));
+      expect(listed.find((user) => user.id === tech.id)).toEqual({
+        id: tech.id,
+        username: tech.username,
+        displayName: null,
+        role: 'blue_tech',
+      });
+    }
+  });
+
+  it('techs and viewers are refused, and the list names no private field', async () => {
+    for (const role of ['red_tech', 'blue_tech', 'viewer'] as const) {
+      const result = await app.graphql(ASSIGNABLE, {}, await app.tokenFor(role));
+      expect(result.errors?.map((error: any) => error.extensions?.code)).toEqual(['FORBIDDEN']);
+      expect(result.data?.assignableUsers ?? null).toBeNull();
+    }
+    const leaking = await app.graphql('query { assignableUsers { id email } }', {}, await app.tokenFor('red_lead'));
+    expect(leaking.errors?.[0].message).toMatch('Cannot query field "email" on type "AssignableUser"');
+  });
+});

@@ -1,13 +1,24 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useClient, useMutation, useQuery } from 'urql';
+import { type CombinedError, useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
+import { AssigneeSelect } from './AssigneeSelect.tsx';
 import { Field } from './Field.tsx';
 import { fieldProblem, type Problem, problemOf } from './problems.ts';
 
 const NewTestChoicesDocument = graphql(`
   query NewTestChoices {
     campaigns(limit: 100) { items { id name status } }
+    assignableUsers { ...AssigneeOption }
+  }
+`);
+
+const TemplateChoicesDocument = graphql(`
+  query TemplateChoices($ttpTechniqueId: String) {
+    testTemplates(filter: { isActive: true, ttpTechniqueId: $ttpTechniqueId }, limit: 100) {
+      total
+      items { id name ttpTechniqueId platform }
+    }
   }
 `);
 
@@ -23,6 +34,15 @@ const CreateTestDocument = graphql(`
   }
 `);
 
+const CreateFromTemplateDocument = graphql(`
+  mutation CreateTestFromTemplateForm($input: CreateTestFromTemplateInput!) {
+    createTestFromTemplate(input: $input) { id }
+  }
+`);
+
+/** An ATT&CK technique or sub-technique id: only then are the templates narrowed to it. */
+const TTP_ID = /^T\d{4}(\.\d{3})?$/;
+
 /** Campaigns a new test may join: not yet completed. */
 const OPEN_STATUSES = new Set(['draft', 'active']);
 
@@ -33,15 +53,27 @@ export default function NewTestPage() {
   const client = useClient();
   const [{ data: choices }] = useQuery({ query: NewTestChoicesDocument });
   const [creation, create] = useMutation(CreateTestDocument);
+  const [fromTemplate, createFromTemplate] = useMutation(CreateFromTemplateDocument);
   const [ttpId, setTtpId] = useState(search.get('technique') ?? '');
   const [campaignId, setCampaignId] = useState(search.get('campaign') ?? '');
+  const [assignedTo, setAssignedTo] = useState('');
+  const [templateId, setTemplateId] = useState('');
   const [problem, setProblem] = useState<Problem>();
-  const busy = creation.fetching;
+  const wantedTtp = ttpId.trim().toUpperCase();
+  const [{ data: templateChoices }] = useQuery({
+    query: TemplateChoicesDocument,
+    variables: { ttpTechniqueId: TTP_ID.test(wantedTtp) ? wantedTtp : undefined },
+  });
+  const templates = templateChoices?.testTemplates.items ?? [];
+  const chosenTemplate = templates.find((template) => template.id === templateId);
+  const busy = creation.fetching || fromTemplate.fetching;
   const campaigns = choices?.campaigns.items.filter((campaign) => OPEN_STATUSES.has(campaign.status)) ?? [];
 
   async function submit(form: FormData) {
     setProblem(undefined);
-    const wanted = ttpId.trim().toUpperCase();
+    const wanted = wantedTtp;
+    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    if (chosenTemplate && !wanted) return created(await createFromTemplate({ input: fromTemplateInput(undefined) }));
     if (!wanted) return setProblem({ message: 'Give the ATT&CK id of the technique, e.g. T1059.001.', field: 'technique' });
     const found = await client.query(TechniqueByIdDocument, { ttpId: wanted }, { requestPolicy: 'network-only' }).toPromise();
     const technique = found.data?.technique;
@@ -53,24 +85,47 @@ export default function NewTestPage() {
           : (refused ?? { message: 'The technique could not be looked up.' }),
       );
     }
-    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
-    const result = await create({
-      input: {
-        techniqueId: technique.id,
+    if (chosenTemplate) return created(await createFromTemplate({ input: fromTemplateInput(technique.id) }));
+    return created(
+      await create({
+        input: {
+          techniqueId: technique.id,
+          name: text('name'),
+          description: text('description'),
+          platform: text('platform'),
+          procedureText: text('procedure'),
+          assignedTo: assignedTo || undefined,
+          campaignId: campaignId || undefined,
+        },
+      }),
+    );
+
+    function fromTemplateInput(techniqueId: string | undefined) {
+      return {
+        templateId,
+        techniqueId,
         name: text('name'),
-        description: text('description'),
-        platform: text('platform'),
-        procedureText: text('procedure'),
+        assignedTo: assignedTo || undefined,
         campaignId: campaignId || undefined,
-      },
-    });
-    if (result.data) return navigate(`/tests/${result.data.createTest.id}`);
+      };
+    }
+  }
+
+  function created(result: {
+    data?: { createTest?: { id: string }; createTestFromTemplate?: { id: string } } | null;
+    error?: CombinedError;
+  }) {
+    const test = result.data?.createTest ?? result.data?.createTestFromTemplate;
+    if (test) return navigate(`/tests/${test.id}`);
     const refused = problemOf(result.error);
     setProblem(refused?.field === 'techniqueId' ? { ...refused, field: 'technique' } : refused);
   }
 
   const outsideFields =
-    problem && !['technique', 'name', 'description', 'platform', 'procedureText', 'campaignId'].includes(problem.field ?? '');
+    problem &&
+    !['technique', 'name', 'description', 'platform', 'procedureText', 'campaignId', 'assignedTo', 'templateId'].includes(
+      problem.field ?? '',
+    );
   return (
     <section aria-labelledby="new-test-title" className="new-test-page">
       <p>
@@ -92,20 +147,64 @@ export default function NewTestPage() {
               value={ttpId}
               onChange={(event) => setTtpId(event.target.value)}
               placeholder="T1059.001"
-              required
+              required={!chosenTemplate}
               aria-describedby={describedBy}
               autoComplete="off"
             />
           )}
         </Field>
+        <Field id="new-test-template" label="Template (optional)" error={fieldProblem(problem, 'templateId')}>
+          {(describedBy) => (
+            <select
+              id="new-test-template"
+              value={templateId}
+              onChange={(event) => setTemplateId(event.target.value)}
+              aria-describedby={[describedBy, 'new-test-template-hint'].filter(Boolean).join(' ')}
+            >
+              <option value="">No template</option>
+              {templates.map((template) => (
+                <option key={template.id} value={template.id}>
+                  {template.ttpTechniqueId ? `${template.ttpTechniqueId} · ` : ''}
+                  {template.name}
+                  {template.platform ? ` (${template.platform})` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <p id="new-test-template-hint" className="hint">
+          {chosenTemplate
+            ? "The description, platform and procedure come from the template; the technique and name default to the template's."
+            : TTP_ID.test(wantedTtp)
+              ? `Active templates for ${wantedTtp}${templateChoices && templateChoices.testTemplates.total > templates.length ? ` (the first ${templates.length})` : ''}.`
+              : `Active templates${templateChoices && templateChoices.testTemplates.total > templates.length ? ` (the first ${templates.length}; give a technique id to narrow them)` : ''}.`}
+        </p>
         <Field id="new-test-name" label="Name" error={fieldProblem(problem, 'name')}>
-          {(describedBy) => <input id="new-test-name" name="name" required maxLength={255} aria-describedby={describedBy} />}
+          {(describedBy) => (
+            <input id="new-test-name" name="name" required={!chosenTemplate} maxLength={255} aria-describedby={describedBy} />
+          )}
         </Field>
         <Field id="new-test-description" label="Description" error={fieldProblem(problem, 'description')}>
-          {(describedBy) => <textarea id="new-test-description" name="description" rows={3} aria-describedby={describedBy} />}
+          {(describedBy) => (
+            <textarea
+              id="new-test-description"
+              name="description"
+              rows={3}
+              disabled={Boolean(chosenTemplate)}
+              aria-describedby={describedBy}
+            />
+          )}
         </Field>
         <Field id="new-test-platform" label="Platform" error={fieldProblem(problem, 'platform')}>
-          {(describedBy) => <input id="new-test-platform" name="platform" placeholder="Windows" aria-describedby={describedBy} />}
+          {(describedBy) => (
+            <input
+              id="new-test-platform"
+              name="platform"
+              placeholder="Windows"
+              disabled={Boolean(chosenTemplate)}
+              aria-describedby={describedBy}
+            />
+          )}
         </Field>
         <Field id="new-test-campaign" label="Campaign" error={fieldProblem(problem, 'campaignId')}>
           {(describedBy) => (
@@ -124,8 +223,21 @@ export default function NewTestPage() {
             </select>
           )}
         </Field>
+        <Field id="new-test-assignee" label="Assignee (optional)" error={fieldProblem(problem, 'assignedTo')}>
+          {(describedBy) => (
+            <AssigneeSelect
+              id="new-test-assignee"
+              users={choices?.assignableUsers ?? []}
+              value={assignedTo}
+              onChange={setAssignedTo}
+              describedBy={describedBy}
+            />
+          )}
+        </Field>
         <Field id="new-test-procedure" label="Procedure" error={fieldProblem(problem, 'procedureText')}>
-          {(describedBy) => <textarea id="new-test-procedure" name="procedure" rows={4} aria-describedby={describedBy} />}
+          {(describedBy) => (
+            <textarea id="new-test-procedure" name="procedure" rows={4} disabled={Boolean(chosenTemplate)} aria-describedby={describedBy} />
+          )}
         </Field>
         {outsideFields && <p role="alert">{problem.message}</p>}
         <button type="submit" className="button primary" disabled={busy}>

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../../gql';
 import { ActionButtons } from '../board/ActionButton.tsx';
+import { AssigneeEditor } from './AssigneeEditor.tsx';
 import { stateLabel } from '../board/states.ts';
 import { BlueForm } from './BlueForm.tsx';
 import { Evidence } from './Evidence.tsx';
@@ -23,9 +24,11 @@ const TestDetailDocument = graphql(`
       state
       platform
       technique { ttpId name }
+      assignedToId
       assignedTo { username displayName }
       campaign { id name }
       myActions
+      myEdits
       version
       decidedAt
       ...TimerPart
@@ -91,6 +94,9 @@ export default function TestPage() {
         <dt>Campaign</dt>
         <dd>{test.campaign?.name ?? 'none'}</dd>
       </dl>
+      {test.myEdits.includes('general') && (
+        <AssigneeEditor key={test.id} testId={test.id} assignedToId={test.assignedToId} onSaved={acted} />
+      )}
       <p className="text description">{test.description}</p>
       <ActionButtons
         actions={test.myActions}
