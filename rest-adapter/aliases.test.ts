@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/helpers/app.ts';
 import { createTest, team, technique, type Team } from '../test/helpers/test-runs.ts';
 import { schema } from '../src/graphql/schema.ts';
-import { camelToSnake } from '../src/naming.ts';
-import { restNamingOf, withRestAliases } from './aliases.ts';
+import { restFieldName, restNamingOf, withRestAliases } from './aliases.ts';
 import { routes } from './routes.ts';
 import { isCustom, type Route } from './types.ts';
 
@@ -35,6 +34,14 @@ describe('snake_case aliases added by the REST edge', () => {
     );
   });
 
+  it('name a reference by its relation, without the _id', () => {
+    expect(aliased('{ test(id: "x") { createdById assignedToId retestOfId techniqueId } }')).toBe(
+      print(
+        parse('{ test(id: "x") { created_by: createdById assigned_to: assignedToId retest_of: retestOfId technique_id: techniqueId } }'),
+      ),
+    );
+  });
+
   it('leave root fields alone unless the answer is the whole data object', () => {
     expect(aliased('{ metricsSummary { totalTests } }')).toBe(print(parse('{ metricsSummary { total_tests: totalTests } }')));
     expect(aliased('{ metricsSummary { totalTests } }', true)).toBe(
@@ -48,7 +55,7 @@ describe('snake_case aliases added by the REST edge', () => {
       for (const source of documentsOf(route)) {
         visit(parse(source), {
           Field(node: FieldNode) {
-            if (node.alias?.value === camelToSnake(node.name.value)) mechanical.push(`${route.method} ${route.path}: ${node.alias.value}`);
+            if (node.alias?.value === restFieldName(node.name.value)) mechanical.push(`${route.method} ${route.path}: ${node.alias.value}`);
           },
         });
       }

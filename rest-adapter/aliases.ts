@@ -18,8 +18,14 @@ export function restNamingOf(route: Route): RestNaming | null {
 }
 
 /**
- * Gives every unaliased field whose name is not snake_case the alias of its snake_case form (`reviewRequired`
- * answers as `review_required`), in the operation and its fragments, so route rows spell only real renames.
+ * A field's REST name: its snake_case form, and a reference named by its relation (`createdById`,
+ * `assignedToId`, `retestOfId`) without the `_id` (`created_by`, `assigned_to`, `retest_of`), as the spec names them.
+ */
+export const restFieldName = (field: string): string => camelToSnake(field).replace(/_(by|to|of)_id$/, '_$1');
+
+/**
+ * Gives every unaliased field whose name is not snake_case the alias of its REST name (`reviewRequired`
+ * answers as `review_required`, `createdById` as `created_by`), in the operation and its fragments, so route rows spell only real renames.
  */
 export function withRestAliases(document: DocumentNode, naming: RestNaming): DocumentNode {
   const roots = new Set(
@@ -30,8 +36,8 @@ export function withRestAliases(document: DocumentNode, naming: RestNaming): Doc
   return visit(document, {
     Field(node: FieldNode): FieldNode | undefined {
       if (node.alias || (roots.has(node) && !naming.aliasRoots)) return undefined;
-      const snake = camelToSnake(node.name.value);
-      return snake === node.name.value ? undefined : { ...node, alias: { kind: Kind.NAME, value: snake } };
+      const name = restFieldName(node.name.value);
+      return name === node.name.value ? undefined : { ...node, alias: { kind: Kind.NAME, value: name } };
     },
   });
 }

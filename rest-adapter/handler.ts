@@ -20,9 +20,10 @@ import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
 import type { GraphqlLimits } from '../src/graphql/limits/rules.ts';
 import { RateLimitedError, type Budget } from '../src/http/rate-limit.ts';
-import { camelizeKeys } from '../src/naming.ts';
+import { camelizeKeys, camelToSnake } from '../src/naming.ts';
 import { coerceQueryValue, describeVariableError } from './variables.ts';
 import { restNamingOf, withRestAliases, type RestNaming } from './aliases.ts';
+import { sourcesOf } from './sources.ts';
 import { isCustom, type GraphqlRoute, type Route } from './types.ts';
 
 /** A GraphQL operation parsed and validated once, at start-up. */
@@ -70,36 +71,46 @@ export async function runOperation(
   variables: Record<string, unknown>,
   context: Context,
   wholeData = false,
+  restNameOf: (variable: string) => string | null = (variable) => (variable === 'input' ? null : camelToSnake(variable)),
 ): Promise<unknown> {
   const result = await execute({ schema, document: operation.document, variableValues: variables, contextValue: context });
   const [error] = result.errors ?? [];
-  if (error) throw restError(error);
+  if (error) throw restError(schema, error, restNameOf);
   return wholeData ? result.data : result.data?.[operation.rootKey];
 }
 
-function restError(error: GraphQLError): Error {
+function restError(schema: GraphQLSchema, error: GraphQLError, restNameOf: (variable: string) => string | null): Error {
   const original = error.originalError;
   if (original && !(original instanceof GraphQLError)) return domainErrorFrom(original) ?? original;
-  // GraphQL itself refused the variables (types, required fields, unknown fields).
-  const { field, reason } = describeVariableError(error.message);
+  // GraphQL itself refused the variables (types, required fields, unknown fields): said in REST words.
+  const { field, reason } = describeVariableError(error.message, schema, restNameOf);
   return new ValidationError(field, reason);
 }
 
 function variablesFor(route: GraphqlRoute, operation: PreparedOperation, req: Request): Record<string, unknown> {
+  for (const name of Object.keys(route.variables ?? {})) {
+    if (!operation.variableTypes.has(name)) throw new Error(`${route.method} ${route.path}: no variable $${name} in its document`);
+  }
+  const params = req.params as Record<string, string | undefined>;
+  const queryValues = req.query as Record<string, unknown>;
+  const bodyObject = (): Record<string, unknown> => {
+    const payload = req.body ?? {};
+    if (typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError(null, 'The request body must be a JSON object');
+    return payload as Record<string, unknown>;
+  };
   const variables: Record<string, unknown> = {};
-  for (const [name, source] of Object.entries(route.variables ?? {})) {
-    const type = operation.variableTypes.get(name);
-    if (!type) throw new Error(`${route.method} ${route.path}: no variable $${name} in its document`);
-    if (source.from === 'path') {
+  for (const [name, source] of sourcesOf(route, operation.variableTypes)) {
+    const type = operation.variableTypes.get(name)!;
+    const fromName = source.from === 'name';
+    if ((source.from === 'path' || fromName) && params[source.name] !== undefined) {
       // Through the variable's type like a query value, so a malformed id is a 400 naming the parameter.
-      variables[name] = coerceQueryValue(req.params[source.name], type, source.name);
-    } else if (source.from === 'query') {
-      const raw = (req.query as Record<string, unknown>)[source.name];
-      if (raw !== undefined && raw !== '') variables[name] = coerceQueryValue(raw, type, source.name);
-    } else {
-      const payload = req.body ?? {};
-      if (typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError(null, 'The request body must be a JSON object');
-      const value = source.name ? (payload as Record<string, unknown>)[source.name] : payload;
+      variables[name] = coerceQueryValue(params[source.name], type, source.name);
+    } else if ((source.from === 'query' || fromName) && queryValues[source.name] !== undefined) {
+      const raw = queryValues[source.name];
+      if (raw !== '') variables[name] = coerceQueryValue(raw, type, source.name);
+    } else if (source.from === 'body' || (fromName && route.method !== 'GET')) {
+      const payload = bodyObject();
+      const value = source.name ? payload[source.name] : payload;
       if (value !== undefined) variables[name] = camelizeKeys(value);
     }
   }
@@ -159,7 +170,9 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
         return;
       }
       const operation = prepare(route.document);
-      const data = await runOperation(schema, operation, variablesFor(route, operation, req), context, route.wholeData);
+      const sources = sourcesOf(route, operation.variableTypes);
+      const restNameOf = (variable: string) => sources.get(variable)?.name ?? null;
+      const data = await runOperation(schema, operation, variablesFor(route, operation, req), context, route.wholeData, restNameOf);
       const status = route.status ?? 200;
       if (status === 204) res.status(204).end();
       else res.status(status).json(data);

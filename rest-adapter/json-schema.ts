@@ -1,4 +1,5 @@
 import {
+  getNamedType,
   getNullableType,
   isEnumType,
   isInputObjectType,
@@ -16,6 +17,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { camelToSnake } from '../src/naming.ts';
+import { UuidFields } from './uuid-fields.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -25,6 +27,7 @@ const SCALARS: Record<string, JsonSchema> = {
   Boolean: { type: 'boolean' },
   String: { type: 'string' },
   ID: { type: 'string' },
+  UUID: { type: 'string', format: 'uuid' },
   DateTime: { type: 'string', format: 'date-time' },
   JSON: {},
 };
@@ -39,6 +42,13 @@ export function orNull(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
+/**
+ * Whether an optional input field takes null. GraphQL cannot say "optional but not null", and most optional fields
+ * are just that (leave it out to keep the value); those where null means something say so in their description
+ * ("null clears it"), and only those are declared nullable. The contract test sends null to every field declared nullable.
+ */
+const acceptsNull = (description: string | null | undefined) => /\bnull\b/i.test(description ?? '');
+
 function leafSchema(type: GraphQLNamedType): JsonSchema {
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name) };
   return SCALARS[type.name] ?? { type: 'string', description: `GraphQL scalar ${type.name}` };
@@ -50,10 +60,14 @@ function leafSchema(type: GraphQLNamedType): JsonSchema {
  */
 export class SchemaConverter {
   readonly components: Record<string, JsonSchema> = {};
+  private readonly uuids = new UuidFields();
 
   constructor(readonly schema: GraphQLSchema) {}
 
-  /** An input value's schema; nullable types admit null unless `bare` (query and path parameters). */
+  /**
+   * An input value's schema; nullable types admit null unless `bare` (query and path parameters, and input fields
+   * that may be left out but not set to null).
+   */
   input(type: GraphQLInputType, bare = false): JsonSchema {
     const inner = getNullableType(type);
     let schema: JsonSchema;
@@ -71,7 +85,10 @@ export class SchemaConverter {
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
       const key = camelToSnake(field.name);
-      properties[key] = { ...this.input(field.type), ...(field.description ? { description: field.description } : {}) };
+      properties[key] = {
+        ...this.input(field.type, !acceptsNull(field.description)),
+        ...(field.description ? { description: field.description } : {}),
+      };
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(key);
     }
     Object.assign(schema, {
@@ -93,18 +110,27 @@ export class SchemaConverter {
     return { type: 'object', properties, ...(required.length ? { required } : {}) };
   }
 
-  /** The JSON a field of `type` answers with `selectionSet` selected; aliases are the property names. */
-  output(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: FragmentMap): JsonSchema {
+  /**
+   * The JSON a field of `type` answers with `selectionSet` selected; aliases are the property names. `model` is the
+   * Prisma model of an object reached through a relation; `uuid` marks a leaf holding record ids.
+   */
+  output(
+    type: GraphQLOutputType,
+    selectionSet: SelectionSetNode | undefined,
+    fragments: FragmentMap,
+    { uuid = false, model }: { uuid?: boolean; model?: string } = {},
+  ): JsonSchema {
     const inner = getNullableType(type);
     let schema: JsonSchema;
-    if (isListType(inner)) schema = { type: 'array', items: this.output(inner.ofType, selectionSet, fragments) };
-    else if (selectionSet) schema = this.selection(inner, selectionSet, fragments);
-    else schema = leafSchema(inner);
+    if (isListType(inner)) schema = { type: 'array', items: this.output(inner.ofType, selectionSet, fragments, { uuid, model }) };
+    else if (selectionSet) schema = this.selection(inner, selectionSet, fragments, model);
+    else schema = uuid ? SCALARS.UUID : leafSchema(inner);
     return isNonNullType(type) ? schema : orNull(schema);
   }
 
-  /** The object a selection set produces on `parent`; fragments merge their fields in. */
-  selection(parent: GraphQLNamedType, selectionSet: SelectionSetNode, fragments: FragmentMap): JsonSchema {
+  /** The object a selection set produces on `parent` (of model `via`, reached by a relation); fragments merge their fields in. */
+  selection(parent: GraphQLNamedType, selectionSet: SelectionSetNode, fragments: FragmentMap, via?: string): JsonSchema {
+    const model = this.uuids.modelOf(parent) ?? via;
     const fields = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields() : {};
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -114,7 +140,10 @@ export class SchemaConverter {
         const field = fields[selection.name.value];
         properties[key] = field
           ? {
-              ...this.output(field.type, selection.selectionSet, fragments),
+              ...this.output(field.type, selection.selectionSet, fragments, {
+                uuid: this.uuids.isUuid(parent, model, field),
+                model: this.uuids.modelOf(getNamedType(field.type), model, field),
+              }),
               ...(field.description ? { description: field.description } : {}),
             }
           : { type: 'string' }; // __typename
@@ -124,7 +153,12 @@ export class SchemaConverter {
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
       if (!fragment) continue;
       const condition = fragment.typeCondition ? this.schema.getType(fragment.typeCondition.name.value) : parent;
-      const merged = this.selection(condition ?? parent, fragment.selectionSet, fragments);
+      const merged = this.selection(
+        condition ?? parent,
+        fragment.selectionSet,
+        fragments,
+        condition && condition !== parent ? undefined : model,
+      );
       Object.assign(properties, merged.properties);
       // Fields of a fragment on another type are present only for that type.
       if (!fragment.typeCondition || condition === parent) required.push(...((merged.required as string[]) ?? []));

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from './routes.ts';
 import { useTestApp } from '../test/helpers/app.ts';
+import { restFieldName } from './aliases.ts';
+import { snakeToCamel } from '../src/naming.ts';
 
 let document: any;
 
@@ -41,10 +43,12 @@ describe('the OpenAPI document', () => {
     expect(parameters.review_required.schema).toEqual({ type: 'boolean' });
     expect(parameters.status.schema).toMatchObject({ type: 'string', enum: expect.arrayContaining(['validated', 'not_covered']) });
     const audit = Object.fromEntries(operation('GET', '/audit-logs').parameters.map((p: any) => [p.name, p]));
-    expect(audit.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer' } });
+    expect(audit.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } });
+    expect(audit.offset.schema).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(audit.user_id.schema).toEqual({ type: 'string', format: 'uuid' });
     expect(audit.start_date.schema).toEqual({ type: 'string', format: 'date-time' });
     expect(operation('GET', '/techniques/:ttp_id').parameters).toEqual([
-      { name: 'ttp_id', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'ttp_id', in: 'path', required: true, description: 'The ttp id', schema: { type: 'string' } },
     ]);
   });
 
@@ -55,7 +59,8 @@ describe('the OpenAPI document', () => {
     const input = document.components.schemas[ref.split('/').pop()!];
     expect(input.required).toEqual(['name', 'ttp_id']);
     expect(Object.keys(input.properties)).toEqual(expect.arrayContaining(['ttp_id', 'platforms', 'tactic']));
-    expect(input.properties.platforms).toMatchObject({ type: ['array', 'null'], items: { type: 'string' } });
+    // Optional, but null is refused: only fields whose description gives null a meaning admit it.
+    expect(input.properties.platforms).toMatchObject({ type: 'array', items: { type: 'string' } });
     const review = operation('PATCH', '/techniques/:ttp_id/review').requestBody.content['application/json'].schema;
     expect(review).toEqual({ type: 'object', properties: { review_required: { type: ['boolean', 'null'] } } });
   });
@@ -86,6 +91,110 @@ describe('the OpenAPI document', () => {
       type: 'array',
       items: { type: 'string' },
     });
+  });
+
+  it('lists the 4xx answers of each operation with the codes of the error catalogue', () => {
+    const update = operation('PATCH', '/campaigns/:id').responses;
+    expect(Object.keys(update)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '413', '415', '429']));
+    expect(update['403'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(
+      expect.arrayContaining(['FORBIDDEN', 'CSRF_REJECTED']),
+    );
+    const read = operation('GET', '/audit-logs').responses;
+    expect(Object.keys(read)).not.toContain('415');
+    expect(read['400'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['VALIDATION_ERROR']);
+    expect(operation('POST', '/auth/login').responses['401'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+      'INVALID_CREDENTIALS',
+    ]);
+  });
+
+  it('declares the media types of file answers', () => {
+    expect(Object.keys(operation('GET', '/reports/coverage-csv').responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(operation('GET', '/reports/generate/coverage-summary').responses['200'].content)).toEqual([
+      'application/pdf',
+      'application/json',
+    ]);
+  });
+});
+
+/** A name the REST naming gives a record id: `id`, `*_id(s)`, or a reference named by its relation (`created_by`, `assigned_to`, `retest_of`). */
+const namesRecordId = (name: string) =>
+  name === 'id' || /_ids?$/.test(name) || (restFieldName(`${snakeToCamel(name)}Id`) === name && name.includes('_'));
+
+/** Ids that are not uuids, as `<operation> <where>` patterns, with the reason. */
+const NOT_UUIDS: [RegExp, string][] = [
+  [/[ ._](ttp_ids?|ttp_technique_id|attack_ids?)$/, 'ATT&CK ids (T1059.001)'],
+  [
+    /\b(stix_id|external_id|rule_external_id|d3fend_id|control_id|tactic_id)$/,
+    'ids at the source: STIX, ATT&CK, Sigma, D3FEND, compliance controls',
+  ],
+  [/(tactic|by_tactic\[\])\.id$/, 'tactics are keyed by their ATT&CK id (TA0005)'],
+  [/^\S+ \/detection-rules\S* (res|body)\S*\.technique_ids$/, "ATT&CK ids of a Sigma rule's tags"],
+  [/\bentity_id$/, 'audit and notification subjects: any kind of entity, some keyed by name'],
+  [/\b(tracker_account_id|name_id|idp_entity_id|sp_entity_id)$/, 'accounts at an issue tracker and SAML identities'],
+  [/\b(job_id|jobs\[\]\.id)$/, 'queue job ids and scheduled job names'],
+  [/\bdate_to$/, 'a date, not a reference'],
+  [/ (body\S*|param)[. ]technique_ids?$/, 'a technique reference takes its uuid or its ATT&CK id (docs/decisions.md)'],
+  [
+    /^GET \/(threat-actors|scores\/threat-actor|countermeasures|compliance|reports\/generate\/\S+)\/\S* param (id|framework_id)$|^\S+ \/data-sources\/\{id\}\S* param id$|from-threat-actor\/\{actor_id\} param actor_id$/,
+    'path ids that also take a key: group id, D3FEND id, framework key, source kind, ttp id',
+  ],
+];
+
+/** Every id-named property or parameter of the served document whose schema is not a uuid, as `<operation> <where>`. */
+function idsWithoutUuidFormat(): string[] {
+  const found: string[] = [];
+  const resolve = (schema: any): any => (schema?.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema);
+  const leaves = (schema: any): any[] => {
+    const resolved = resolve(schema);
+    if (!resolved || resolved.properties) return [];
+    if (resolved.anyOf) return resolved.anyOf.flatMap(leaves);
+    if (resolved.items) return leaves(resolved.items);
+    return resolved.type === 'null' ? [] : [resolved];
+  };
+  const walk = (schema: any, where: string, at: string, seen: Set<unknown>) => {
+    const resolved = resolve(schema);
+    if (!resolved || typeof resolved !== 'object' || seen.has(resolved)) return;
+    seen.add(resolved);
+    for (const inner of resolved.anyOf ?? []) walk(inner, where, at, seen);
+    if (resolved.items) walk(resolved.items, `${where}[]`, at, seen);
+    for (const [name, property] of Object.entries<any>(resolved.properties ?? {})) {
+      if (namesRecordId(name) && leaves(property).some((leaf) => leaf.format !== 'uuid')) found.push(`${at} ${where}.${name}`);
+      walk(property, `${where}.${name}`, at, seen);
+    }
+  };
+  for (const [path, operations] of Object.entries<any>(document.paths)) {
+    for (const [method, described] of Object.entries<any>(operations)) {
+      const at = `${method.toUpperCase()} ${path}`;
+      for (const parameter of described.parameters ?? [])
+        if (namesRecordId(parameter.name) && parameter.schema.format !== 'uuid') found.push(`${at} param ${parameter.name}`);
+      for (const media of Object.values<any>(described.requestBody?.content ?? {})) walk(media.schema, 'body', at, new Set());
+      for (const media of Object.values<any>(described.responses[Object.keys(described.responses)[0]].content ?? {}))
+        walk(media.schema, 'res', at, new Set());
+    }
+  }
+  return found;
+}
+
+describe('ids in the OpenAPI document', () => {
+  it('declares format uuid on every record id: parameters, bodies and answers at every depth', () => {
+    const unexplained = idsWithoutUuidFormat().filter((location) => !NOT_UUIDS.some(([pattern]) => pattern.test(location)));
+    expect(unexplained).toEqual([]);
+  });
+
+  it('marks nested records, references and lists of ids, and leaves outside ids alone', () => {
+    const answer = (method: string, path: string) =>
+      operation(method, path).responses[Object.keys(operation(method, path).responses)[0]].content['application/json'].schema;
+    const validation = answer('POST', '/detection-lifecycle/validations').properties;
+    expect(validation.technique.properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(validation.technique.properties.ttp_id).toEqual(expect.not.objectContaining({ format: 'uuid' }));
+    const execution = answer('GET', '/executions/:id').properties;
+    expect(execution.created_by).toMatchObject({ format: 'uuid' });
+    const change = answer('POST', '/detection-lifecycle/infrastructure-changes').properties;
+    expect(change.technique_ids).toMatchObject({ type: 'array', items: { type: 'string', format: 'uuid' } });
+    const alert = answer('GET', '/alerts/:id').properties;
+    expect(alert.subject).toEqual(expect.not.objectContaining({ format: 'uuid' }));
+    expect(operation('GET', '/evidence/:id/download').parameters[0].schema).toEqual({ type: 'string', format: 'uuid' });
+    expect(operation('GET', '/threat-actors/:id').parameters[0].schema).toEqual({ type: 'string' });
   });
 });
 

@@ -12,9 +12,17 @@ import {
 import { ROLE_ABBREVIATIONS } from '../src/auth/roles.ts';
 import { restNamingOf } from './aliases.ts';
 import { budgetOf, prepareOperation } from './handler.ts';
+import { pagingText } from './page-limits.ts';
+import { documentedSourcesOf } from './sources.ts';
 import { SchemaConverter, type FragmentMap, type JsonSchema } from './json-schema.ts';
 import { isCustom, type CustomRoute, type GraphqlRoute, type Route } from './types.ts';
-import { camelToSnake } from '../src/naming.ts';
+import { camelToSnake, snakeToCamel } from '../src/naming.ts';
+import { ERROR_CODES } from '../src/errors.ts';
+import { errorResponses, errorCatalogueText } from './openapi-errors.ts';
+import { pageBoundsOf } from './page-bounds.ts';
+
+/** A query or path parameter's description: its name in words (the operation's summary says the rest). */
+const parameterDescription = (name: string) => `${name.replace(/_/g, ' ')}`.replace(/^./, (first) => first.toUpperCase());
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 const operationId = (route: Route) =>
@@ -52,37 +60,72 @@ function operationOf(schema: GraphQLSchema, route: Route, source: string, label:
 class RouteDescriber {
   readonly converter: SchemaConverter;
 
-  constructor(private readonly schema: GraphQLSchema) {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly routes: readonly Route[],
+  ) {
     this.converter = new SchemaConverter(schema);
   }
 
   parameters(route: Route, operation: Operation | null) {
-    const sources = isCustom(route) ? [] : Object.entries(route.variables ?? {});
-    const typeOf = (from: 'path' | 'query', name: string) => {
-      const variable = sources.find(([, source]) => source.from === from && source.name === name)?.[0];
-      return variable ? operation?.variables.get(variable) : undefined;
+    const sources = isCustom(route) || !operation ? [] : [...documentedSourcesOf(route, operation.variables)];
+    const bounds = operation ? pageBoundsOf(this.schema, operation) : new Map<string, JsonSchema>();
+    const variableOf = (from: 'path' | 'query', name: string) =>
+      sources.find(([, source]) => source.from === from && source.name === name)?.[0];
+    const schemaOf = (variable: string | undefined, fallback: JsonSchema = { type: 'string' }) => {
+      const type = variable ? operation?.variables.get(variable) : undefined;
+      return type ? { ...this.converter.input(type, true), ...bounds.get(variable!) } : fallback;
     };
     const pathParameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => {
-      const type = typeOf('path', name);
-      return { name, in: 'path', required: true, schema: type ? this.converter.input(type, true) : { type: 'string' } };
+      const fallback = isCustom(route) ? this.customPathSchema(route, name) : { type: 'string' };
+      return {
+        name,
+        in: 'path',
+        required: true,
+        description: `The ${name.replace(/_/g, ' ')}`,
+        schema: schemaOf(variableOf('path', name), fallback),
+      };
     });
     const queryParameters = sources
       .filter(([, source]) => source.from === 'query')
-      .map(([, source]) => {
-        const type = typeOf('query', source.name!);
+      .map(([variable, source]) => {
+        const type = operation?.variables.get(variable);
         return {
           name: source.name,
           in: 'query',
           required: !!type && isNonNullType(type),
-          schema: type ? this.converter.input(type, true) : { type: 'string' },
+          description: parameterDescription(source.name!),
+          schema: schemaOf(variable),
         };
       });
-    return [...pathParameters, ...queryParameters];
+    const customQuery = Object.entries((isCustom(route) && route.queryParameters) || {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: false,
+      description: parameterDescription(name),
+      schema,
+    }));
+    return [...pathParameters, ...queryParameters, ...customQuery];
+  }
+
+  /**
+   * A custom row's path parameter: typed by the variable of that name in any of its documents, else as the GraphQL
+   * row of the path up to it names it (`/evidence/:id/download` takes the id `/evidence/:id` reads).
+   */
+  private customPathSchema(route: CustomRoute, name: string): JsonSchema {
+    for (const source of route.documents ?? []) {
+      const type = operationOf(this.schema, route, source, route.path).variables.get(snakeToCamel(name));
+      if (type) return this.converter.input(type, true);
+    }
+    const prefix = route.path.slice(0, route.path.indexOf(`:${name}`) + name.length + 1);
+    const owner = this.routes.find((other): other is GraphqlRoute => !isCustom(other) && other.method === 'GET' && other.path === prefix);
+    const named = owner && this.parameters(owner, operationOf(this.schema, owner, owner.document, prefix)).find((p) => p.name === name);
+    return named?.schema ?? { type: 'string' };
   }
 
   /** The JSON body of a GraphQL row: the input object of a `body()` variable, or the named `body('x')` fields. */
   graphqlBody(route: GraphqlRoute, operation: Operation) {
-    const sources = Object.entries(route.variables ?? {}).filter(([, source]) => source.from === 'body');
+    const sources = [...documentedSourcesOf(route, operation.variables)].filter(([, source]) => source.from === 'body');
     if (!sources.length) return undefined;
     const whole = sources.find(([, source]) => !source.name);
     if (whole) {
@@ -104,6 +147,14 @@ class RouteDescriber {
     return { required: true, content: { [route.requestType]: { schema } } };
   }
 
+  /** The row's summary, with how it pages generated from the page limits of its fields. */
+  summary(route: GraphqlRoute, operation: Operation): string {
+    const document = { kind: Kind.DOCUMENT, definitions: [operation.node, ...operation.fragments.values()] } as const;
+    const sources = documentedSourcesOf(route, operation.variables);
+    const paging = pagingText(this.schema, document, (variable) => sources.get(variable)?.name);
+    return paging ? `${route.summary} (${paging})` : route.summary;
+  }
+
   /** The success body: the root field's selection (or, for `wholeData` rows, every root alias). */
   response(route: GraphqlRoute, operation: Operation): JsonSchema {
     const root = {
@@ -116,29 +167,40 @@ class RouteDescriber {
     return this.converter.output(root.getFields()[field.name.value].type, field.selectionSet, operation.fragments);
   }
 
+  /** A custom row's answer: its declared media types (files as binary), JSON otherwise; redirects have none. */
+  customSuccess(route: CustomRoute, status: number) {
+    if (status === 204 || (status >= 300 && status < 400)) return { description: status === 204 ? 'No content' : 'Redirect' };
+    const types = route.responseTypes ?? ['application/json'];
+    const schemaOf = (type: string): JsonSchema => (type === 'application/json' ? {} : { type: 'string', format: 'binary' });
+    return { description: 'Success', content: Object.fromEntries(types.map((type) => [type, { schema: schemaOf(type) }])) };
+  }
+
   describe(route: Route) {
     const label = `${route.method} ${route.path}`;
     const operation = isCustom(route) ? null : operationOf(this.schema, route, route.document, label);
     const status = String(route.status ?? 200);
-    const success =
-      status === '204' || !operation || isCustom(route)
-        ? { description: status === '204' ? 'No content' : 'Success' }
+    const success = isCustom(route)
+      ? this.customSuccess(route, route.status ?? 200)
+      : status === '204' || !operation
+        ? { description: 'No content' }
         : { description: 'Success', content: json(this.response(route, operation)) };
     const requestBody = isCustom(route) ? this.customBody(route) : this.graphqlBody(route, operation!);
+    const parameters = this.parameters(route, operation);
     return {
       operationId: operationId(route),
-      summary: route.summary,
+      summary: operation && !isCustom(route) ? this.summary(route, operation) : route.summary,
       tags: [route.tag],
       'x-roles': route.roles,
       description: `Who: ${whoText(route.roles)}`,
       security: route.roles === 'public' ? [] : [{ bearer: [] }, { cookie: [] }],
-      parameters: this.parameters(route, operation),
+      parameters,
       ...(requestBody ? { requestBody } : {}),
       'x-rate-limit-budget': budgetOf(route),
       responses: {
         [status]: success,
+        ...errorResponses(route, { parameters: parameters.length > 0 }),
         '429': { $ref: '#/components/responses/RateLimited' },
-        default: { description: 'Error', content: json({ $ref: '#/components/schemas/Error' }) },
+        default: { description: 'Unexpected error (5xx)', content: json({ $ref: '#/components/schemas/Error' }) },
       },
     };
   }
@@ -146,20 +208,25 @@ class RouteDescriber {
 
 /** The OpenAPI 3.1 document, generated from the route table and the GraphQL types its documents use. */
 export function buildOpenApiDocument(routes: readonly Route[], schema: GraphQLSchema) {
-  const describer = new RouteDescriber(schema);
+  const describer = new RouteDescriber(schema, routes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     paths[toOpenApiPath(route.path)] ??= {};
     paths[toOpenApiPath(route.path)][route.method.toLowerCase()] = describer.describe(route);
   }
+  const tags = [...new Set(routes.map((route) => route.tag))]
+    .sort((a, b) => a.localeCompare(b))
+    .map((name) => ({ name, description: `${name} operations` }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Violet API',
       version: '1.0.0',
       description: 'Purple-team coverage platform. GraphQL at /graphql; this REST layer runs the same resolvers.',
+      contact: { name: 'The operators of this server (API documentation at /api/v1/docs)' },
     },
     servers: [{ url: '/api/v1' }],
+    tags,
     paths,
     components: {
       responses: {
@@ -189,7 +256,7 @@ export function buildOpenApiDocument(routes: readonly Route[], schema: GraphQLSc
           required: ['detail', 'code'],
           properties: {
             detail: { oneOf: [{ type: 'string' }, { type: 'object' }] },
-            code: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(ERROR_CODES), description: errorCatalogueText() },
             field: { type: ['string', 'null'] },
           },
         },

@@ -5,7 +5,6 @@ import { notificationRoutes } from '../src/modules/notifications/routes.ts';
 import { systemRoutes } from '../src/modules/system/routes.ts';
 import { techniqueRoutes } from '../src/modules/techniques/routes.ts';
 import { userRoutes } from '../src/modules/users/routes.ts';
-import { catalogRoutes } from '../src/modules/catalog/routes.ts';
 import { threatActorsRoutes } from '../src/modules/threat-actors/routes.ts';
 import { intelRoutes } from '../src/modules/intel/routes.ts';
 import { countermeasuresRoutes } from '../src/modules/countermeasures/routes.ts';
@@ -41,7 +40,6 @@ export const routes: readonly Route[] = [
   ...notificationRoutes,
   ...auditRoutes,
   ...systemRoutes,
-  ...catalogRoutes,
   ...threatActorsRoutes,
   ...intelRoutes,
   ...countermeasuresRoutes,

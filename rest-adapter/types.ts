@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Role } from '../src/auth/roles.ts';
+import type { ErrorCode } from '../src/errors.ts';
 import type { Context } from '../src/graphql/context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -60,6 +61,12 @@ export interface CustomRoute extends RouteBase {
   bodyLimit?: string;
   /** Documented query/body fields, for the OpenAPI document. */
   documents?: string[];
+  /** The query parameters the handler reads (name → JSON Schema), for the OpenAPI document. */
+  queryParameters?: Record<string, Record<string, unknown>>;
+  /** The media types of its success answer, when not JSON (CSV, PDF, files) or more than one (`format=`). */
+  responseTypes?: string[];
+  /** The codes it can answer beyond those every row of its kind can (sign-in refusals). */
+  errors?: ErrorCode[];
   /** False when the handler reads the result by its GraphQL names: its documents then get no snake_case aliases. */
   restNames?: false;
   handle(req: Request, res: Response, tools: CustomRouteTools): Promise<void>;

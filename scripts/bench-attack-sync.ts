@@ -13,8 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
+import { adminSql } from './admin-sql.ts';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
 import { createLogger } from '../src/logger.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
@@ -36,15 +36,7 @@ async function locations(args: string[]): Promise<string[]> {
   return [older, newer, newer];
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client(SERVER);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => adminSql(SERVER, sql);
 
 const brief = (changes: Record<string, Record<string, unknown>>) =>
   Object.fromEntries(

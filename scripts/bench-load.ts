@@ -16,10 +16,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import { loadConfig } from '../src/config.ts';
+import { adminSql } from './admin-sql.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/composition.ts';
 import { wiring } from '../workers/wiring.ts';
@@ -32,15 +32,7 @@ const SECONDS = Number(process.env.SECONDS ?? 20);
 const MAX_REQUESTS = 200_000;
 const PASSWORD = 'load test password 1';
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client(SERVER);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => adminSql(SERVER, sql);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 

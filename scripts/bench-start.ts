@@ -6,6 +6,7 @@
  *   npm run bench:start                          # 3 restarts per engine, 20 s of load with 50 clients
  *   npm run bench:start -- --runs=5 --seconds=30 --clients=100 --only=postgresql
  *   npm run bench:start -- --node-args="--max-semi-space-size=8"   # node options to try (before the entry point)
+ *   npm run bench:start -- --settle=0            # skip the second idle reading (after V8's memory reducer has run)
  *
  * Environment: TEST_POSTGRES_URL (server, default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database
  * and data directories are created and removed.
@@ -26,6 +27,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '20' },
     clients: { type: 'string', default: '50' },
     idle: { type: 'string', default: '5' },
+    settle: { type: 'string', default: '60' },
     only: { type: 'string' },
     'node-args': { type: 'string', default: '' },
   },
@@ -135,16 +137,29 @@ async function measure(engine: string, env: Record<string, string>): Promise<voi
   const idle = await residentMemory(service.child.pid!);
   const usage = await memoryUsage(service.child);
   console.log(
-    `${engine}: idle RSS ${mib(idle.rss)} (V8 heap ${mib(usage.heapTotal)}, of it used ${mib(usage.heapUsed)}; external ${mib(usage.external)}, of it ArrayBuffers ${mib(usage.arrayBuffers)})`,
+    `${engine}: idle RSS after ${options.idle} s ${mib(idle.rss)} (V8 heap ${mib(usage.heapTotal)}, of it used ${mib(usage.heapUsed)}; external ${mib(usage.external)}, of it ArrayBuffers ${mib(usage.arrayBuffers)})`,
   );
+  // V8 shrinks the heap once allocation has stayed low for a while (its memory reducer): the steady idle figure.
+  const settle = Number(options.settle) - Number(options.idle);
+  if (settle > 0) {
+    await new Promise((resolve) => setTimeout(resolve, settle * 1000));
+    const settled = await residentMemory(service.child.pid!);
+    const settledUsage = await memoryUsage(service.child);
+    console.log(
+      `${engine}: idle RSS after ${options.settle} s ${mib(settled.rss)} (V8 heap ${mib(settledUsage.heapTotal)}, of it used ${mib(settledUsage.heapUsed)}; external ${mib(settledUsage.external)})`,
+    );
+  }
   const token = await login(service.base);
+  const cpuBefore = await cpuTime(service.child.pid!);
   const samples = await runMixedLoad(service.base, [token], Number(options.clients), Number(options.seconds), 1_000_000);
+  // CPU time per request: what a busy machine distorts least (the request count depends on the CPU left to the service).
+  const cpuPerRequest = (await cpuTime(service.child.pid!)) - cpuBefore;
   const loaded = await residentMemory(service.child.pid!);
   const after = await memoryUsage(service.child);
   const live = await memoryUsage(service.child, true);
   const failed = samples.filter((sample) => sample.status === 0 || sample.status >= 500).length;
   console.log(
-    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)} (V8 heap ${mib(after.heapTotal)}, of it used ${mib(after.heapUsed)}, live after a full GC ${mib(live.heapUsed)})`,
+    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed; ${(cpuPerRequest / samples.length).toFixed(2)} ms CPU each): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)} (V8 heap ${mib(after.heapTotal)}, of it used ${mib(after.heapUsed)}, live after a full GC ${mib(live.heapUsed)})`,
   );
   await stop(service);
 }

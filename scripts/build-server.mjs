@@ -30,5 +30,7 @@ run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsc
 // src/db/migrate.ts reads them relative to its own file: dist/prisma/migrations from dist/src/db/.
 await mkdir(join(DIST, 'prisma'), { recursive: true });
 await cp(join(ROOT, 'prisma/migrations'), join(DIST, 'prisma/migrations'), { recursive: true });
+// rest-adapter/uuid-fields.ts reads which columns are uuids for the OpenAPI document.
+await cp(join(ROOT, 'prisma/schema.prisma'), join(DIST, 'prisma/schema.prisma'));
 await writeFile(STAMP_FILE, `${stamp}\n`);
 process.stdout.write(`build:server: dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,16 +1,17 @@
 import type { EventConsumer } from '../src/events/consumers.ts';
-import { alertEvaluation, testValidationRecords } from '../src/modules/alerts/jobs.ts';
-import { campaignCompletionNotices } from '../src/modules/campaigns/workflow.ts';
-import { emailNotices } from '../src/modules/email/notices.ts';
-import { testStateNotices } from '../src/modules/test-runs/notifications.ts';
-import { webhookDeliveries } from '../src/modules/webhooks/delivery.ts';
+import { alertEvaluation } from '../src/modules/alerts/consumers.ts';
+import { testValidationRecords } from '../src/modules/detection-lifecycle/consumers.ts';
+import { emailNotices } from '../src/modules/email/consumers.ts';
+import { inAppNotices } from '../src/modules/notifications/consumers.ts';
+import { revalidationAfterChange } from '../src/modules/ownership/consumers.ts';
+import { webhookDeliveries } from '../src/modules/webhooks/consumers.ts';
 
 /** Every consumer of domain events: each runs after commit, once per event, as a queued job. */
 export const eventConsumers: EventConsumer[] = [
-  testStateNotices,
-  campaignCompletionNotices,
+  inAppNotices,
   webhookDeliveries,
-  ...emailNotices,
+  emailNotices,
   testValidationRecords,
   alertEvaluation,
+  revalidationAfterChange,
 ];

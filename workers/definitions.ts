@@ -5,8 +5,9 @@ import { dataSourcesJobs } from '../src/modules/data-sources/jobs.ts';
 import { intelJobs } from '../src/modules/intel/jobs.ts';
 import { campaignsJobs } from '../src/modules/campaigns/jobs.ts';
 import { snapshotsJobs } from '../src/modules/snapshots/jobs.ts';
-import { webhookJobs } from '../src/modules/webhooks/delivery.ts';
-import { detectionOperationsJobs } from '../src/modules/alerts/jobs.ts';
+import { webhookJobs } from '../src/modules/webhooks/jobs.ts';
+import { alertsJobs } from '../src/modules/alerts/jobs.ts';
+import { ownershipJobs } from '../src/modules/ownership/jobs.ts';
 import { emailJobs } from '../src/modules/email/delivery.ts';
 
 const MINUTE = 60_000;
@@ -40,7 +41,8 @@ export const jobDefinitions: JobDefinition[] = [
   ...campaignsJobs,
   ...snapshotsJobs,
   ...webhookJobs,
-  ...detectionOperationsJobs,
+  ...alertsJobs,
+  ...ownershipJobs,
   ...emailJobs,
   consumerJob(eventConsumers) as unknown as JobDefinition,
 ];

@@ -1,7 +1,8 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TooManyAttemptsError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
+import { sharedLimiter } from '../limiter.ts';
 
 export interface ThrottleOptions {
   maxFailures: number;
@@ -36,14 +37,7 @@ export class LoginThrottle {
       points: this.options.maxFailures,
       duration: Math.ceil(this.options.lockoutMs / 1000),
     };
-    if (!this.options.redis) return new RateLimiterMemory(settings);
-    // While Redis is unreachable each process counts on its own: weaker across processes, never unthrottled.
-    return new RateLimiterRedis({
-      ...settings,
-      storeClient: this.options.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(settings),
-    });
+    return sharedLimiter(settings, this.options.redis);
   }
 
   private loginKey(username: string, clientIp: string): string | null {

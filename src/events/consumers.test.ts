@@ -59,7 +59,7 @@ describe('event consumers', () => {
     const notices = await app.services.prisma.notification.findMany({ where: { entityId: test.id, event: 'test_rejected' } });
     expect(notices.map((notice) => notice.userId)).toEqual([t.red_lead.id]);
     expect(eventConsumers.filter((consumer) => consumer.events.includes('test.state_changed')).map((consumer) => consumer.name)).toEqual([
-      'test-state-notices',
+      'in-app-notices',
       'webhook-deliveries',
     ]);
   });

@@ -15,7 +15,12 @@ export interface DomainEventPayloads {
   'data_source.synced': { dataSourceId: string; kind: string; status: 'succeeded' | 'failed'; changes: Record<string, unknown> };
   /** A catalog sync stored techniques it had not seen before (the fact behind the leads' new_techniques notice). */
   'catalog.techniques_added': { count: number; ttpIds: string[] };
-  'intel.scan_completed': { scanId: string; newItems: number };
+  /** `actors` and `techniques` count the findings' distinct actors and techniques; `flagged` the techniques newly flagged for review. */
+  'intel.scan_completed': { scanId: string; newItems: number; actors: number; techniques: number; flagged: number };
+  /** Techniques that newly entered the revalidation queue (their owners are told). */
+  'revalidation.queued': { techniqueIds: string[] };
+  /** A webhook was disabled after `reason` (its failing deliveries); the admins are told. */
+  'webhook.disabled': { webhookId: string; reason: string };
   'campaign.changed': { campaignId: string; change: string };
   'campaign.completed': { campaignId: string; name: string; testCount: number; validatedCount: number; percentage: number };
   'snapshot.created': { snapshotId: string; kind: string };

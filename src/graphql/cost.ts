@@ -13,8 +13,11 @@ import { sizeClassOf, TEXT_COST } from './text-size.ts';
 /** Context key set when a document's cost is computed for any variables (the REST documents at start-up). */
 export const WORST_CASE = 'worstCaseCost';
 
-type PageLimits = { readonly defaultLimit: number; readonly maxLimit: number };
+export type PageLimits = { readonly defaultLimit: number; readonly maxLimit: number };
 type CostFunction = (args: Record<string, unknown>, context: object) => FieldComplexityValue;
+
+/** The cost of a paged field, which also states its page limits (the OpenAPI document reads them from here). */
+export type PagedCost = CostFunction & PagedField;
 
 function isWorstCase(context: object): boolean {
   return (context as Record<string, unknown>)[WORST_CASE] === true;
@@ -27,11 +30,24 @@ function requestedPageSize(limit: unknown, page: PageLimits): number {
 }
 
 /** A field with a `limit` argument returning a list or a page: it counts the requested items, and its selection once per item. */
-export function pagedCost(page: PageLimits, argument = 'limit'): CostFunction {
-  return (args, context) => {
+export function pagedCost(page: PageLimits, argument = 'limit'): PagedCost {
+  const cost: CostFunction = (args, context) => {
     const items = isWorstCase(context) ? page.maxLimit : requestedPageSize(args[argument], page);
     return { field: items, multiplier: items };
   };
+  return Object.assign(cost, { page, pageArgument: argument });
+}
+
+/** What a paged field's cost tells of its page argument (read by the OpenAPI document for the bounds of `limit`). */
+export interface PagedField {
+  page: PageLimits;
+  pageArgument: string;
+}
+
+/** The page limits of a field whose cost is `pagedCost`, from its complexity extension. */
+export function pageLimitsOf(extensions: { complexity?: unknown } | undefined | null): PagedField | null {
+  const cost = extensions?.complexity;
+  return typeof cost === 'function' && 'page' in cost ? (cost as unknown as PagedField) : null;
 }
 
 /** A list capped at `cap` items, whatever the data: it counts `cap` items, and its selection `cap` times. */

@@ -1,5 +1,5 @@
-import type { ObjectRef } from '@pothos/core';
-import { builder } from './builder.ts';
+import type { ArgBuilder, ObjectRef } from '@pothos/core';
+import { builder, type SchemaTypes } from './builder.ts';
 import { page, parseInput } from '../validation.ts';
 import { pageItemsCost } from './cost.ts';
 
@@ -35,6 +35,9 @@ export function sliceOfPage<T>(
   });
   return list.slice(offset, offset + limit);
 }
+
+/** The `offset` and `limit` arguments of a paged list field (`args: { ...pageArgs(t.arg) }`); `pagingOf` reads them. */
+export const pageArgs = (arg: ArgBuilder<SchemaTypes>) => ({ offset: arg.int({ required: false }), limit: arg.int({ required: false }) });
 
 /** A field's optional `offset` and `limit` arguments as a service's paging input (null means "the default"). */
 export const pagingOf = (args: { offset?: number | null; limit?: number | null }) => ({

@@ -10,7 +10,7 @@ function parseDate(value: unknown): Date {
   const [year, month, day] = (match ?? []).slice(1, 4).map(Number);
   const calendar = match ? new Date(Date.UTC(year, month - 1, day)) : null;
   if (!date || Number.isNaN(date.getTime()) || calendar?.getUTCDate() !== day || calendar.getUTCMonth() !== month - 1) {
-    throw new GraphQLError('DateTime must be an ISO 8601 string');
+    throw new GraphQLError('must be an ISO 8601 date-time');
   }
   return date;
 }

@@ -10,7 +10,7 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 export function unsupportedMediaType(accepted: string): RequestError {
-  return new RequestError(415, 'UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted}`);
+  return new RequestError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted}`);
 }
 
 /**

@@ -1,7 +1,15 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { domainErrorFrom } from '../db/errors.ts';
-import { type DomainError, NotFoundError, RequestError } from '../errors.ts';
+import { type DomainError, type ErrorCode, NotFoundError, RequestError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+
+/** The catalogue code of a body parser's or static file's refusal by its status, else BAD_REQUEST. */
+const BODY_PARSER_CODES: Record<number, ErrorCode> = {
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 /** Malformed JSON, oversized bodies and the like, as raised by Express' body parsers. */
 export function bodyParserError(error: unknown): DomainError | null {
@@ -9,7 +17,7 @@ export function bodyParserError(error: unknown): DomainError | null {
   if (!status || status < 400 || status >= 500) return null;
   const type = (error as { type?: string }).type;
   const message = type === 'entity.parse.failed' ? 'The request body is not valid JSON' : (error as Error).message;
-  return new RequestError(status, type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', message);
+  return new RequestError(BODY_PARSER_CODES[status] ?? 'BAD_REQUEST', message, status);
 }
 
 /** The 4xx a request error stands for (domain errors, body parsers, static files), or null for an internal one. */

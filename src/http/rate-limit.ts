@@ -1,7 +1,8 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
+import { sharedLimiter } from '../limiter.ts';
 
 /** The separate budgets of a caller: reads, writes, and expensive work (report documents, syncs, computations). */
 export type Budget = 'reads' | 'writes' | 'expensive';
@@ -57,13 +58,7 @@ export class RequestRateLimits {
       points: this.options.limits[budget],
       duration: Math.max(1, Math.ceil(this.options.windowMs / 1000)),
     };
-    if (!this.options.redis) return new RateLimiterMemory(settings);
-    return new RateLimiterRedis({
-      ...settings,
-      storeClient: this.options.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(settings),
-    });
+    return sharedLimiter(settings, this.options.redis);
   }
 
   /**

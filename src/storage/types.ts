@@ -46,7 +46,7 @@ export interface ObjectStorage {
 
 export class ObjectTooLargeError extends RequestError {
   constructor(maxBytes: number) {
-    super(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the ${maxBytes} bytes allowed`);
+    super('PAYLOAD_TOO_LARGE', `The file is larger than the ${maxBytes} bytes allowed`);
   }
 }
 

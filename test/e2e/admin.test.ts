@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer, serveFiles } from '../helpers/file-server.ts';
-import { referenceData } from '../helpers/reference-data.ts';
+import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, launchBrowser, seriousViolations, serveAttackBundle, signingIn } from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)> \u202Eevil\u202C';
@@ -28,13 +26,7 @@ let t: Team;
 let hostileWebhookId: string;
 
 beforeAll(async () => {
-  [files, smtp, receiver] = await Promise.all([
-    serveFiles(async (path) =>
-      path === '/attack.json' ? readFile(referenceData('attack', 'enterprise-attack-17.1.trimmed.json')) : undefined,
-    ),
-    startSmtpServer(),
-    startWebhookReceiver(),
-  ]);
+  [files, smtp, receiver] = await Promise.all([serveAttackBundle(), startSmtpServer(), startWebhookReceiver()]);
   [app, browser] = await Promise.all([
     startTestApp({
       SOURCE_SYNC_SCHEDULES: 'false',
@@ -76,12 +68,7 @@ afterAll(async () => {
   await Promise.all([files?.close(), smtp?.close(), receiver?.close()]);
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 

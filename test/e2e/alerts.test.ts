@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPath, seedPathCatalog } from '../helpers/attack-paths.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>\u202Egnp.exe';
@@ -79,12 +79,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const openAlerts = async () => (await gql(t.viewer.token, '{ alertSummary { byStatus { open } } }')).alertSummary.byStatus.open as number;
 const alertsLink = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Alerts/ });
@@ -347,7 +342,7 @@ describe('hostile content', () => {
     await page.getByRole('link', { name: /Pending/ }).click();
     await page.getByTestId('execution-status').waitFor();
     await page.getByRole('cell', { name: `CUSTOM-9 ${HOSTILE_NAME}` }).waitFor();
-    expect(await page.locator('main a[href^="javascript:"], main img, main script').count()).toBe(0);
+    await expectNothingExecutable(page);
     await page.waitForTimeout(300);
     expectNoMisconduct(misconduct);
     await context.close();

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)> \u202Eevil\u202C';
 const HOSTILE_TEMPLATE = '<script>fetch("https://evil.example/")</script> template';
@@ -35,12 +35,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const assignee = (page: Page) => page.getByRole('definition').nth(3);
 
@@ -88,7 +83,7 @@ describe('assigning tests', () => {
     await page.getByRole('heading', { name: HOSTILE_TEMPLATE }).waitFor();
     await expect.poll(() => assignee(page).textContent()).toBe(HOSTILE_NAME);
     expect(await page.locator('.description').textContent()).toBe(HOSTILE_DESCRIPTION);
-    expect(await page.locator('main a[href^="javascript:"], main img, main script').count()).toBe(0);
+    await expectNothingExecutable(page);
     expect(await seriousViolations(page)).toEqual([]);
     const id = page.url().split('/').pop()!;
     const created = await app.services.prisma.test.findUniqueOrThrow({ where: { id } });

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestState } from '../../src/generated/prisma/enums.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<script>fetch("https://evil.example/")</script><img src=x onerror=alert(1)> \u202Eevil\u202C';
@@ -73,12 +73,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, TEST_PASSWORD);
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const status = (page: Page) => page.getByTestId('campaign-status').textContent();
 const testsTable = (page: Page) => page.getByRole('region', { name: 'Tests' }).getByRole('table');
@@ -219,7 +214,7 @@ describe('hostile content', () => {
     await page.getByRole('button', { name: 'Edit campaign' }).click();
     expect(await page.getByRole('form', { name: 'Edit campaign' }).getByLabel('Name').inputValue()).toBe(HOSTILE_NAME);
     expect(await page.getByRole('form', { name: 'Edit campaign' }).getByLabel('Description').inputValue()).toBe(HOSTILE_DESCRIPTION);
-    expect(await page.locator('main script, main img, main a[href^="javascript"]').count()).toBe(0);
+    await expectNothingExecutable(page);
     expectNoMisconduct(misconduct);
     await context.close();
   });

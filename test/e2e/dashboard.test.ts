@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedMetricsDataset } from '../helpers/metrics-dataset.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_TACTIC = '<img src=x onerror=alert(1)>';
@@ -48,12 +48,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const ONE_DECIMAL = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
 const percent = (value: number) => `${ONE_DECIMAL.format(value)}%`;
@@ -126,7 +121,7 @@ describe('the dashboard', () => {
     await page.goto('/dashboard');
     await chartsDrawn(page);
     await page.getByRole('table', { name: 'Coverage by tactic' }).getByRole('rowheader', { name: HOSTILE_TACTIC }).waitFor();
-    expect(await page.locator('main img, main script, main a[href^="javascript"]').count()).toBe(0);
+    await expectNothingExecutable(page);
     expect(await page.locator('.chart-canvas text').filter({ hasText: '<img' }).count()).toBe(1);
     expectNoMisconduct(misconduct);
     await context.close();

@@ -3,11 +3,19 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer, serveFiles } from '../helpers/file-server.ts';
-import { referenceData } from '../helpers/reference-data.ts';
-import { syncTtp } from '../../src/modules/catalog/service.ts';
+import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
+import { syncTtp } from '../../src/modules/data-sources/attack-sync.ts';
 import { advance, createTest, team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  launchBrowser,
+  openContext,
+  seriousViolations,
+  serveAttackBundle,
+  signIn,
+  signingIn,
+  useAttackBundle,
+} from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const BIDI = '\u202Egnp.exe\u202C';
@@ -28,16 +36,10 @@ let decidedTestId: string;
 let runningTestId: string;
 
 beforeAll(async () => {
-  files = await serveFiles(async (path) =>
-    path === '/attack.json' ? readFile(referenceData('attack', 'enterprise-attack-17.1.trimmed.json')) : undefined,
-  );
+  files = await serveAttackBundle();
   [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
   t = await team(app);
-  await app.services.prisma.dataSource.upsert({
-    where: { kind: 'attack_enterprise' },
-    create: { kind: 'attack_enterprise', name: 'MITRE ATT&CK Enterprise', location: `${files.url}/attack.json` },
-    update: { location: `${files.url}/attack.json` },
-  });
+  await useAttackBundle(app, files);
   // The service itself: a loaded machine can take the sync past the GraphQL deadline, which the pages must keep.
   await syncTtp(app.services, { userId: t.admin.id, username: t.admin.username });
 
@@ -84,12 +86,7 @@ afterAll(async () => {
 
 const techniqueId = async (ttpId: string) => (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const matrixCell = (page: Page, ttpId: string) =>
   page
@@ -139,14 +136,14 @@ describe('profile', () => {
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.goto('/profile');
     await page.getByLabel('Theme', { exact: true }).selectOption('dark');
-    const toggle = page.getByRole('checkbox', { name: 'Test ready for blue: by e-mail' });
+    const toggle = page.getByRole('checkbox', { name: 'Test ready for blue: in the app' });
     await toggle.uncheck();
     await page.getByRole('button', { name: 'Save preferences' }).click();
     await page.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
     const saved = await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
-    expect(saved.preferences).toMatchObject({ theme: 'dark', email_test_ready_for_blue: false });
+    expect(saved.preferences).toMatchObject({ theme: 'dark', in_app_test_ready_for_blue: false });
 
     await page.getByLabel('Current password').fill(user.password);
     await page.getByLabel('New password', { exact: true }).fill('a much better passphrase');

@@ -5,7 +5,7 @@ import { operationCost } from '../../src/graphql/limits/rules.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTest, team, technique, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import { expectNoMisconduct, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const BIDI = 'invoice\u202Efdp.exe';
 const HOSTILE_MARKDOWN = [
@@ -92,12 +92,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 10_000 });
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 

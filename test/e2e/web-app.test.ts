@@ -3,10 +3,19 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer, serveFiles } from '../helpers/file-server.ts';
-import { referenceData } from '../helpers/reference-data.ts';
+import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
 import { createTest, team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, openContext, seriousViolations, signIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  expectNothingExecutable,
+  launchBrowser,
+  openContext,
+  seriousViolations,
+  serveAttackBundle,
+  signIn,
+  signingIn,
+  useAttackBundle,
+} from './browser.ts';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_TECHNIQUE = '<img src=x onerror=alert(1)>';
@@ -23,16 +32,10 @@ let pagedCampaign: { id: string };
 let hostileTestId: string;
 
 beforeAll(async () => {
-  files = await serveFiles(async (path) =>
-    path === '/attack.json' ? readFile(referenceData('attack', 'enterprise-attack-17.1.trimmed.json')) : undefined,
-  );
+  files = await serveAttackBundle();
   [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
   t = await team(app);
-  await app.services.prisma.dataSource.upsert({
-    where: { kind: 'attack_enterprise' },
-    create: { kind: 'attack_enterprise', name: 'MITRE ATT&CK Enterprise', location: `${files.url}/attack.json` },
-    update: { location: `${files.url}/attack.json` },
-  });
+  await useAttackBundle(app, files);
   const sync = await app.graphql('mutation { syncTtp { new } }', {}, t.admin.token);
   expect(sync.errors).toBeUndefined();
   const custom = await app.api('POST', '/techniques', {
@@ -55,12 +58,7 @@ afterAll(async () => {
 
 const techniqueId = async (ttpId: string) => (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;
 
-async function signedIn(role: keyof Team, colorScheme: 'light' | 'dark' = 'light') {
-  const opened = await openContext(browser, app.url, colorScheme);
-  await signIn(opened.page, t[role].username, 'correct horse battery staple');
-  await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return opened;
-}
+const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
 const column = (page: Page, label: string) => page.getByRole('region', { name: new RegExp(`^${label}`) });
 const card = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -380,13 +378,13 @@ describe('hostile content', () => {
       .getByText('Run <script>alert(2)</script> then open or <a href="javascript:alert(4)">this</a>', { exact: true })
       .waitFor();
     await page.getByRole('cell', { name: HOSTILE_TEST }).waitFor();
-    expect(await page.locator('main a[href^="javascript:"], main img, main script').count()).toBe(0);
+    await expectNothingExecutable(page);
     await page.goto('/board');
     await page.getByRole('heading', { name: HOSTILE_TEST }).waitFor();
     await page.goto(`/tests/${hostileTestId}`);
     await page.getByRole('heading', { name: HOSTILE_TEST, level: 1 }).waitFor();
     await page.getByText(HOSTILE_DESCRIPTION, { exact: true }).waitFor();
-    expect(await page.locator('main a[href^="javascript:"], main img, main script').count()).toBe(0);
+    await expectNothingExecutable(page);
     await page.waitForTimeout(300);
     expectNoMisconduct(misconduct);
     await context.close();

@@ -14,3 +14,7 @@ export function useUrlState(): [URLSearchParams, (changes: Record<string, string
     );
   return [search, update];
 }
+
+/** A page offset kept in the query string: the number read from `name`, and the value that writes it (none for 0). */
+export const offsetIn = (search: URLSearchParams, name = 'offset') => Math.max(0, Number(search.get(name)) || 0);
+export const offsetValue = (offset: number) => (offset > 0 ? String(offset) : undefined);

@@ -9,7 +9,7 @@ beforeAll(async () => {
   t = await team(app);
 });
 
-const ACTIONS = '{ alerts(limit: 5) { id status availableActions } }';
+const ACTIONS = '{ alerts(limit: 5) { items { id status availableActions } } }';
 
 describe('an alert offers the actions of the transition table', () => {
   it('open offers acknowledge, resolve and dismiss; acknowledged resolve and dismiss; resolved none', async () => {
@@ -24,7 +24,7 @@ describe('an alert offers the actions of the transition table', () => {
     const [id] = evaluation.data.evaluateAlerts.alertIds as string[];
 
     const actions = async () =>
-      (await app.graphql(ACTIONS, {}, t.viewer.token)).data.alerts.find((alert: { id: string }) => alert.id === id);
+      (await app.graphql(ACTIONS, {}, t.viewer.token)).data.alerts.items.find((alert: { id: string }) => alert.id === id);
     expect(await actions()).toEqual({ id, status: 'open', availableActions: ['acknowledge', 'resolve', 'dismiss'] });
     await app.graphql('mutation ($id: UUID!) { acknowledgeAlert(id: $id) { id } }', { id }, t.red_lead.token);
     expect(await actions()).toEqual({ id, status: 'acknowledged', availableActions: ['resolve', 'dismiss'] });

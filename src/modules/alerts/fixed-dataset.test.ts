@@ -148,12 +148,12 @@ describe('revalidation queue on a fixed dataset', () => {
     const generated = await app.api('POST', '/ownership/revalidation-queue/generate', { token: t.blue_lead.token });
     expect(generated.body).toEqual({ added: 3, kept: 0, removed: 0, total: 3 });
     const queue = await app.api('GET', '/ownership/revalidation-queue', { token: t.blue_lead.token });
-    expect(queue.body.map((entry: any) => [entry.technique.ttp_id, entry.reason, entry.risk_score])).toEqual([
+    expect(queue.body.items.map((entry: any) => [entry.technique.ttp_id, entry.reason, entry.risk_score])).toEqual([
       ['T0002', 'infrastructure_change', 80],
       ['T0005', 'coverage_stale', 65],
       ['T0003', 'validation_expired', 50],
     ]);
-    expect(queue.body[0].detail).toBe('Infrastructure change since the latest validation: GPO change');
+    expect(queue.body.items[0].detail).toBe('Infrastructure change since the latest validation: GPO change');
     // Generating again keeps the entries.
     expect((await app.api('POST', '/ownership/revalidation-queue/generate', { token: t.admin.token })).body).toEqual({
       added: 0,
@@ -191,7 +191,7 @@ describe('alert rules on a fixed dataset', () => {
     const first = await app.api('POST', '/alerts/evaluate', { token: t.blue_lead.token });
     expect(first.body).toMatchObject({ rules_evaluated: rules.length, fired: 6 });
     for (const [index, [, , expected]] of cases.entries()) {
-      const fired = (await app.api('GET', `/alerts?rule_id=${rules[index]}`, { token: t.viewer.token })).body;
+      const fired = (await app.api('GET', `/alerts?rule_id=${rules[index]}`, { token: t.viewer.token })).body.items;
       expect(
         fired.map((alert: any) => alert.subject),
         cases[index][0],
@@ -217,7 +217,7 @@ describe('alert rules on a fixed dataset', () => {
   });
 
   it('fires again after an alert closes only once the cooldown has passed', async () => {
-    const [alert] = (await app.api('GET', '/alerts?rule_type=validation_expired', { token: t.viewer.token })).body;
+    const [alert] = (await app.api('GET', '/alerts?rule_type=validation_expired', { token: t.viewer.token })).body.items;
     await app.api('POST', `/alerts/${alert.id}/resolve`, { token: t.blue_lead.token });
     expect((await app.api('POST', '/alerts/evaluate', { token: t.blue_lead.token })).body.fired).toBe(0);
     await app.api('PATCH', `/alerts/rules/${alert.rule_id}`, { token: t.blue_lead.token, body: { cooldown_minutes: 0 } });
@@ -240,10 +240,10 @@ describe('validation_expired and an invalidated latest validation', () => {
       body: { name: 'expired, again', rule_type: 'validation_expired', severity: 'low', cooldown_minutes: 0 },
     });
     await app.api('POST', '/alerts/evaluate', { token: t.blue_lead.token });
-    const fired = (await app.api('GET', `/alerts?rule_id=${rule.body.id}`, { token: t.viewer.token })).body;
+    const fired = (await app.api('GET', `/alerts?rule_id=${rule.body.id}`, { token: t.viewer.token })).body.items;
     expect(fired.map((alert: any) => alert.subject)).not.toContain(ids.T0007);
     await app.api('POST', '/ownership/revalidation-queue/generate', { token: t.blue_lead.token });
-    const queue = (await app.api('GET', '/ownership/revalidation-queue', { token: t.blue_lead.token })).body;
+    const queue = (await app.api('GET', '/ownership/revalidation-queue', { token: t.blue_lead.token })).body.items;
     expect(queue.filter((entry: any) => entry.technique.ttp_id === 'T0007').map((entry: any) => entry.reason)).toEqual([
       'validation_invalidated',
     ]);

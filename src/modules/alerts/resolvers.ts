@@ -1,11 +1,14 @@
-import { Roles } from '../../auth/roles.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
+import { ALERT_TRANSITIONS } from './lifecycle.ts';
 import * as alerts from './service.ts';
 import {
+  AlertPage,
+  AlertRulePage,
   AlertRuleTypeEnum,
   AlertSeverityEnum,
   AlertStatusEnum,
@@ -14,13 +17,11 @@ import {
   EvaluationResultType,
   UpdateAlertRuleInput,
 } from './types.ts';
-
-/** The spec's Who columns for /alerts. */
-export const alertRoles = { read: Roles.any, manage: Roles.leads, deleteRule: Roles.admin } as const;
+import { alertRoles } from './permissions.ts';
 
 builder.queryFields((t) => ({
-  alerts: t.prismaField({
-    type: ['AlertInstance'],
+  alerts: t.field({
+    type: AlertPage,
     description: 'Alerts, newest first (limit default 50, max 200).',
     complexity: pagedCost(alerts.ALERT_PAGE),
     authScopes: allow(alertRoles.read),
@@ -32,12 +33,12 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
       limit: t.arg.int(),
     },
-    resolve: (query, _root, args, context) =>
+    resolve: (_root, args, context, info) =>
       alerts.listInstances(
         context.services,
         { status: args.status, severity: args.severity, ruleType: args.ruleType, ruleId: args.ruleId },
         pagingOf(args),
-        query,
+        queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),
   alert: t.prismaField({
@@ -52,12 +53,13 @@ builder.queryFields((t) => ({
     authScopes: allow(alertRoles.read),
     resolve: (_root, _args, context) => alerts.summary(context.services),
   }),
-  alertRules: t.prismaField({
-    type: ['AlertRule'],
+  alertRules: t.field({
+    type: AlertRulePage,
     complexity: pagedCost(alerts.ALERT_PAGE),
     authScopes: allow(alertRoles.read),
-    args: { offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) => alerts.listRules(context.services, pagingOf(args), query),
+    args: pageArgs(t.arg),
+    resolve: (_root, args, context, info) =>
+      alerts.listRules(context.services, pagingOf(args), queryFromInfo({ context, info, path: ['items'] })),
   }),
   alertRule: t.prismaField({
     type: 'AlertRule',
@@ -67,21 +69,19 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const transitionField = (action: alerts.AlertAction, description: string) =>
-  builder.mutationField(`${action}Alert`, (t) =>
+// One mutation per row of the alert transition table.
+for (const row of ALERT_TRANSITIONS) {
+  builder.mutationField(row.mutation, (t) =>
     t.prismaField({
       type: 'AlertInstance',
-      description,
-      authScopes: allow(alertRoles.manage),
+      description: `${row.summary}.`,
+      authScopes: allow(row.roles),
       args: { id: t.arg({ type: 'UUID', required: true }), note: t.arg.string() },
       resolve: (query, _root, args, context) =>
-        alerts.transition(context.services, principalOf(context), String(args.id), action, { note: args.note }, query),
+        alerts.transition(context.services, principalOf(context), String(args.id), row.action, { note: args.note }, query),
     }),
   );
-
-transitionField('acknowledge', 'open → acknowledged.');
-transitionField('resolve', 'open or acknowledged → resolved.');
-transitionField('dismiss', 'open or acknowledged → dismissed.');
+}
 
 builder.mutationFields((t) => ({
   evaluateAlerts: t.field({

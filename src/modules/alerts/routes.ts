@@ -1,21 +1,22 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { alertRoles } from './resolvers.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
+import { ALERT_TRANSITIONS } from './lifecycle.ts';
+import { alertRoles } from './permissions.ts';
 
 const TAG = 'Alerts';
 const ALERT_FIELDS =
   'id ruleId ruleType severity subject techniqueId title figures status firedAt acknowledgedAt resolvedAt dismissedAt changedBy note';
 const RULE_FIELDS = 'id name ruleType severity parameters enabled cooldownMinutes createdBy lastEvaluatedAt createdAt updatedAt';
-const PAGE = { offset: query('offset'), limit: query('limit') };
-
-const transition = (action: 'acknowledge' | 'resolve' | 'dismiss', summary: string): Route => ({
-  method: 'POST',
-  path: `/alerts/:id/${action}`,
-  tag: TAG,
-  summary: `${summary} (optional body note); INVALID_TRANSITION otherwise`,
-  roles: alertRoles.manage,
-  document: `mutation ($id: UUID!, $note: String) { ${action}Alert(id: $id, note: $note) { ${ALERT_FIELDS} } }`,
-  variables: { id: path('id'), note: body('note') },
-});
+/** POST /alerts/{id}/<action>: one row per row of the transition table. */
+const transitionRoutes = ALERT_TRANSITIONS.map(
+  (row): Route => ({
+    method: 'POST',
+    path: `/alerts/:id/${row.path}`,
+    tag: TAG,
+    summary: `${row.summary} (optional body note); INVALID_TRANSITION otherwise`,
+    roles: row.roles,
+    document: `mutation ($id: UUID!, $note: String) { ${row.mutation}(id: $id, note: $note) { ${ALERT_FIELDS} } }`,
+  }),
+);
 
 export const alertRoutes: Route[] = [
   {
@@ -40,10 +41,9 @@ export const alertRoutes: Route[] = [
     method: 'GET',
     path: '/alerts/rules',
     tag: TAG,
-    summary: 'Alert rules, newest first (offset, limit)',
+    summary: 'Alert rules, newest first',
     roles: alertRoles.read,
-    document: `query ($offset: Int, $limit: Int) { alertRules(offset: $offset, limit: $limit) { ${RULE_FIELDS} } }`,
-    variables: PAGE,
+    document: `query ($offset: Int, $limit: Int) { alertRules(offset: $offset, limit: $limit) { items { ${RULE_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -62,7 +62,6 @@ export const alertRoutes: Route[] = [
     summary: 'One rule',
     roles: alertRoles.read,
     document: `query ($id: UUID!) { alertRule(id: $id) { ${RULE_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -71,7 +70,7 @@ export const alertRoutes: Route[] = [
     summary: 'Update a rule',
     roles: alertRoles.manage,
     document: `mutation ($id: UUID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${RULE_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -81,17 +80,15 @@ export const alertRoutes: Route[] = [
     roles: alertRoles.deleteRule,
     status: 204,
     document: 'mutation ($id: UUID!) { deleteAlertRule(id: $id) }',
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
     path: '/alerts',
     tag: TAG,
-    summary: 'Alerts, newest first (filters status, severity, rule_type, rule_id; offset, limit default 50, max 200)',
+    summary: 'Alerts, newest first (filters status, severity, rule_type, rule_id)',
     roles: alertRoles.read,
     document: `query ($status: AlertStatus, $severity: AlertSeverity, $ruleType: AlertRuleType, $ruleId: UUID, $offset: Int, $limit: Int) {
-      alerts(status: $status, severity: $severity, ruleType: $ruleType, ruleId: $ruleId, offset: $offset, limit: $limit) { ${ALERT_FIELDS} } }`,
-    variables: { status: query('status'), severity: query('severity'), ruleType: query('rule_type'), ruleId: query('rule_id'), ...PAGE },
+      alerts(status: $status, severity: $severity, ruleType: $ruleType, ruleId: $ruleId, offset: $offset, limit: $limit) { items { ${ALERT_FIELDS} } total offset limit } }`,
   },
   {
     method: 'GET',
@@ -100,9 +97,6 @@ export const alertRoutes: Route[] = [
     summary: 'One alert with its figures',
     roles: alertRoles.read,
     document: `query ($id: UUID!) { alert(id: $id) { ${ALERT_FIELDS} } }`,
-    variables: { id: path('id') },
   },
-  transition('acknowledge', 'open → acknowledged'),
-  transition('resolve', 'open or acknowledged → resolved'),
-  transition('dismiss', 'open or acknowledged → dismissed'),
+  ...transitionRoutes,
 ];

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import type { AlertRuleType } from '../../generated/prisma/enums.ts';
 import { ACTIVE_TECHNIQUES } from '../metrics/coverage.ts';
 import { confidenceRows, FRESHLY_VALIDATED, LATEST_VALIDATIONS } from '../detection-lifecycle/confidence.ts';
+import { validationIs } from '../detection-lifecycle/validation-states.ts';
 
 const percent = z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100');
 const count = z.number().int().min(1, 'must be at least 1').max(10_000);
@@ -96,7 +97,7 @@ export const CONDITIONS: { [T in AlertRuleType]: Condition<T> } = {
     const rows = await db.$queryRaw<{ techniqueId: string; ttpId: string; validUntil: Date }[]>`
       SELECT l.technique_id AS "techniqueId", t.ttp_id AS "ttpId", l.valid_until AS "validUntil"
         FROM (${LATEST_VALIDATIONS}) l JOIN techniques t ON t.id = l.technique_id
-       WHERE l.invalidated_at IS NULL AND l.valid_until <= now() AND l.technique_id NOT IN (${FRESHLY_VALIDATED})
+       WHERE ${validationIs('expired', 'l')} AND l.technique_id NOT IN (${FRESHLY_VALIDATED})
        ORDER BY l.valid_until, t.ttp_id LIMIT ${MAX_FIRINGS_PER_RULE}`;
     return rows.map((row) => ({
       ...technique(row),

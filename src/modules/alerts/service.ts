@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
-import { Roles } from '../../auth/roles.ts';
 import type { Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-work.ts';
-import { InvalidTransitionError, NotFoundError, ValidationError } from '../../errors.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
 import { AlertRuleType, AlertStatus, Severity } from '../../generated/prisma/enums.ts';
 import { camelToSnake } from '../../naming.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { notifyUsers } from '../notifications/service.ts';
+import { alertLifecycle, OPEN_STATUSES, type AlertAction } from './lifecycle.ts';
 import { evaluateCondition, RULE_PARAMETERS } from './rules.ts';
 
 export const ALERT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -16,28 +15,6 @@ const pageSchema = page(ALERT_PAGE.defaultLimit, ALERT_PAGE.maxLimit);
 
 type RuleQuery = { select?: Prisma.AlertRuleSelect };
 type InstanceQuery = { select?: Prisma.AlertInstanceSelect };
-
-/** Instances that still count as firing: no second one for the same rule and subject while one of these exists. */
-export const OPEN_STATUSES: AlertStatus[] = ['open', 'acknowledged'];
-
-/** The instance transition table: the action, the state it leads to, and the states it may start from. */
-export const ALERT_TRANSITIONS = {
-  acknowledge: { to: 'acknowledged', from: ['open'] },
-  resolve: { to: 'resolved', from: ['open', 'acknowledged'] },
-  dismiss: { to: 'dismissed', from: ['open', 'acknowledged'] },
-} as const satisfies Record<string, { to: AlertStatus; from: readonly AlertStatus[] }>;
-export type AlertAction = keyof typeof ALERT_TRANSITIONS;
-
-export const validAlertTransitions = (status: AlertStatus): AlertStatus[] =>
-  Object.values(ALERT_TRANSITIONS)
-    .filter((transition) => (transition.from as readonly AlertStatus[]).includes(status))
-    .map((transition) => transition.to);
-
-/** The actions the transition table offers from `status` (roles still apply). */
-export const alertActionsFrom = (status: AlertStatus): AlertAction[] =>
-  (Object.keys(ALERT_TRANSITIONS) as AlertAction[]).filter((action) =>
-    (ALERT_TRANSITIONS[action].from as readonly AlertStatus[]).includes(status),
-  );
 
 const snakeKeys = (value: unknown) =>
   value && typeof value === 'object' && !Array.isArray(value)
@@ -69,9 +46,13 @@ function checkedParameters(ruleType: AlertRuleType, parameters: unknown): Prisma
   throw new ValidationError(key, issue.code === 'unrecognized_keys' ? `unknown for ${ruleType}: ${issue.keys.join(', ')}` : issue.message);
 }
 
-export function listRules(services: Services, paging: unknown, query: RuleQuery = {}) {
+export async function listRules(services: Services, paging: unknown, query: RuleQuery = {}) {
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
-  return services.prisma.alertRule.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
+  const [items, total] = await Promise.all([
+    services.prisma.alertRule.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    services.prisma.alertRule.count(),
+  ]);
+  return { items, total, offset, limit };
 }
 
 export async function getRule(services: Services, id: string, query: RuleQuery = {}) {
@@ -136,13 +117,23 @@ const instanceFilterSchema = z.object({
 export async function listInstances(services: Services, filter: unknown, paging: unknown, query: InstanceQuery = {}) {
   const { status, severity, ruleType, ruleId } = parseInput(instanceFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
-  return services.prisma.alertInstance.findMany({
-    ...query,
-    where: { status: status ?? undefined, severity: severity ?? undefined, ruleType: ruleType ?? undefined, ruleId: ruleId ?? undefined },
-    orderBy: [{ firedAt: 'desc' }, { id: 'desc' }],
-    skip: offset,
-    take: limit,
-  });
+  const where = {
+    status: status ?? undefined,
+    severity: severity ?? undefined,
+    ruleType: ruleType ?? undefined,
+    ruleId: ruleId ?? undefined,
+  };
+  const [items, total] = await Promise.all([
+    services.prisma.alertInstance.findMany({
+      ...query,
+      where,
+      orderBy: [{ firedAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit,
+    }),
+    services.prisma.alertInstance.count({ where }),
+  ]);
+  return { items, total, offset, limit };
 }
 
 export async function getInstance(services: Services, id: string, query: InstanceQuery = {}) {
@@ -162,27 +153,21 @@ export async function transition(
   query: InstanceQuery = {},
 ) {
   const { note } = parseInput(noteSchema, input ?? {});
-  const { to, from } = ALERT_TRANSITIONS[action];
+  const row = alertLifecycle.transition(action);
+  const { to } = row;
   return inTransaction(services, principal, async (uow) => {
     const instance = await uow.tx.alertInstance.findUnique({ where: { id }, select: { status: true } });
     if (!instance) throw new NotFoundError('Alert', id);
-    if (!(from as readonly AlertStatus[]).includes(instance.status)) {
-      throw new InvalidTransitionError('alert', action, instance.status, to, validAlertTransitions(instance.status));
-    }
+    alertLifecycle.assertFrom(row, instance.status);
     const now = new Date();
-    const stamps =
-      to === 'acknowledged'
-        ? { acknowledgedAt: now }
-        : to === 'resolved'
-          ? { resolvedAt: now, closedAt: now }
-          : { dismissedAt: now, closedAt: now };
+    const stamps = Object.fromEntries(row.stamps.map((column) => [column, now]));
     const updated = await uow.tx.alertInstance.updateMany({
       where: { id, status: instance.status },
       data: { status: to, changedById: principal.userId, note: note ?? undefined, ...stamps },
     });
-    if (!updated.count) throw new InvalidTransitionError('alert', action, instance.status, to, validAlertTransitions(instance.status));
+    if (!updated.count) throw alertLifecycle.invalidTransition(row, instance.status);
     await uow.audit({
-      action: `${action}_alert`,
+      action: row.audit,
       entityType: 'alert',
       entityId: id,
       details: { from_state: instance.status, to_state: to, note: note ?? null },
@@ -228,13 +213,11 @@ export interface EvaluationResult {
 
 /** One evaluation at a time (across processes): concurrent ones would both see no open instance. */
 const EVALUATION_LOCK = 0x7a1e7;
-/** Above this many alerts from one evaluation, the leads get one summary notice instead of one each. */
-const NOTICE_EACH_UP_TO = 10;
 
 /**
  * Evaluates every enabled rule: each subject a rule fires for gets a new instance unless one is open (or
  * acknowledged) for the same rule and subject, or one closed within the rule's cooldown. New instances publish
- * `alert.fired` and notify the leads.
+ * `alert.fired` (the leads' notice and e-mail, webhooks).
  */
 export function evaluateRules(services: Services, actor: Actor): Promise<EvaluationResult> {
   return inTransaction(services, actor, (uow) => evaluateIn(uow), { timeout: 60_000 });
@@ -254,7 +237,7 @@ async function evaluateIn(uow: UnitOfWork): Promise<EvaluationResult> {
       where: {
         ruleId: rule.id,
         subject: { in: firings.map((firing) => firing.subject) },
-        OR: [{ status: { in: OPEN_STATUSES } }, { closedAt: { gt: new Date(now.getTime() - rule.cooldownMinutes * 60_000) } }],
+        OR: [{ status: { in: [...OPEN_STATUSES] } }, { closedAt: { gt: new Date(now.getTime() - rule.cooldownMinutes * 60_000) } }],
       },
       select: { subject: true },
     });
@@ -291,33 +274,5 @@ async function evaluateIn(uow: UnitOfWork): Promise<EvaluationResult> {
   if (uow.actor.userId !== null || fired.length) {
     await uow.audit({ action: 'evaluate_alerts', entityType: 'alert_rule', details: { rules: rules.length, fired: fired.length } });
   }
-  if (fired.length) await noticeLeads(uow, fired);
   return { rulesEvaluated: rules.length, fired: fired.length, alertIds: fired.map((alert) => alert.id) };
-}
-
-async function noticeLeads(uow: UnitOfWork, fired: { id: string; title: string; severity: Severity }[]): Promise<void> {
-  const leads = (await uow.tx.user.findMany({ where: { role: { in: [...Roles.leads] }, isActive: true }, select: { id: true } })).map(
-    (user) => user.id,
-  );
-  if (fired.length > NOTICE_EACH_UP_TO) {
-    await notifyUsers(uow, leads, {
-      event: 'alert_fired',
-      title: `${fired.length} alerts fired`,
-      message: fired
-        .slice(0, 5)
-        .map((alert) => alert.title)
-        .join('; '),
-      entityType: 'alert',
-    });
-    return;
-  }
-  for (const alert of fired) {
-    await notifyUsers(uow, leads, {
-      event: 'alert_fired',
-      title: `Alert (${alert.severity})`,
-      message: alert.title,
-      entityType: 'alert',
-      entityId: alert.id,
-    });
-  }
 }

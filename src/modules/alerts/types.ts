@@ -1,7 +1,9 @@
 import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
 import { AlertRuleType, AlertStatus, Severity } from '../../generated/prisma/enums.ts';
 import { RULE_DESCRIPTIONS } from './rules.ts';
-import { type AlertSummary, alertActionsFrom, type EvaluationResult } from './service.ts';
+import { alertLifecycle } from './lifecycle.ts';
+import type { AlertSummary, EvaluationResult } from './service.ts';
 
 export const AlertRuleTypeEnum = builder.enumType(AlertRuleType, {
   name: 'AlertRuleType',
@@ -49,7 +51,7 @@ export const AlertObject = builder.prismaObject('AlertInstance', {
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current status (roles still apply): acknowledge, resolve, dismiss.',
       select: { status: true },
-      resolve: (alert) => alertActionsFrom(alert.status),
+      resolve: (alert) => alertLifecycle.actionsFrom(alert.status),
     }),
     firedAt: t.expose('firedAt', { type: 'DateTime' }),
     acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true }),
@@ -107,3 +109,6 @@ export const UpdateAlertRuleInput = builder.inputType('UpdateAlertRuleInput', {
     cooldownMinutes: t.int(),
   }),
 });
+
+export const AlertPage = pageType('AlertPage', AlertObject);
+export const AlertRulePage = pageType('AlertRulePage', AlertRuleObject);

@@ -1,9 +1,9 @@
-import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { EfficacyType, HoursStatsType, SecondsStatsType, WEEKS_IN_A_YEAR } from '../metrics/types.ts';
 import { analytics, type Analytics, type AnalyticsPoint } from './service.ts';
+import { analyticsRoles } from './permissions.ts';
 
 const AnalyticsPointType = builder.objectRef<AnalyticsPoint>('AnalyticsPoint').implement({
   description: 'One UTC week (Monday 00:00) of the trend series.',
@@ -38,7 +38,7 @@ builder.queryFields((t) => ({
     type: AnalyticsType,
     description:
       'Trend series per week over a period (30d, 90d, 1y): coverage, validated techniques, tests executed, efficacy, MTTD, MTTR, alerts fired, detection confidence.',
-    authScopes: allow(Roles.any),
+    authScopes: allow(analyticsRoles.read),
     args: { period: t.arg.string({ description: '30d (default), 90d or 1y.' }) },
     resolve: (_root, args, context) => analytics(context.services, { period: args.period ?? undefined }),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import {
@@ -10,6 +11,7 @@ import {
   type Period,
   type SecondsStats,
 } from '../metrics/operational.ts';
+import { validationIs } from '../detection-lifecycle/validation-states.ts';
 
 export interface AnalyticsPoint {
   weekStart: Date | string;
@@ -84,7 +86,7 @@ export function analytics(services: Services, input: unknown): Promise<Analytics
           LEFT JOIN LATERAL (
             SELECT round(avg(best) * 100)::float8 AS confidence FROM (
               SELECT technique_id,
-                     max(CASE WHEN valid_until > w.week_end AND (invalidated_at IS NULL OR invalidated_at > w.week_end)
+                     max(CASE WHEN ${validationIs('fresh', undefined, Prisma.sql`w.week_end`)}
                               THEN greatest(0, 1 - extract(epoch FROM w.week_end - validated_at)
                                                / nullif(extract(epoch FROM valid_until - validated_at), 0))
                               ELSE 0 END) AS best

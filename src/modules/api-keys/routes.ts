@@ -1,4 +1,4 @@
-import { body, path, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { apiKeyRoles } from './permissions.ts';
 
 const API_KEY_FIELDS = 'id name scope prefix createdAt lastUsedAt revokedAt';
@@ -30,6 +30,5 @@ export const apiKeyRoutes: Route[] = [
     summary: 'Revoke an API key (owner or admin); answers the revoked key',
     roles: apiKeyRoles.own,
     document: `mutation ($id: UUID!) { revokeApiKey(id: $id) { ${API_KEY_FIELDS} } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -3,9 +3,8 @@ import { inTransaction } from '../../db/unit-of-work.ts';
 import type { AttackPathExecution } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { insertTestFromTemplate } from '../test-runs/service.ts';
-import { ExecutionNotAllowedError } from './errors.ts';
 import { lockExecution } from './executions.ts';
-import { EXECUTION_STATES, statusesWhere } from './state-machine.ts';
+import { executionLifecycle } from './state-machine.ts';
 
 /** Why a step got no test. */
 export type SkipReason = 'no_template' | 'template_inactive' | 'already_created';
@@ -32,7 +31,7 @@ export interface ExecutionTests {
   skipped: SkippedStep[];
 }
 
-export const TEST_CREATING_STATES = statusesWhere((rule) => rule.createsTests);
+export const TEST_CREATING_STATES = executionLifecycle.statesWhere((rule) => rule.createsTests);
 
 /**
  * Creates one draft test per step from the step's template, as POST /tests/from-template does (the same
@@ -45,9 +44,7 @@ export function createExecutionTests(services: Services, principal: Principal, i
     principal,
     async (uow) => {
       const execution = await lockExecution(uow, id);
-      if (!EXECUTION_STATES[execution.status].createsTests) {
-        throw new ExecutionNotAllowedError('Creating tests', execution.status, TEST_CREATING_STATES);
-      }
+      executionLifecycle.assertIn('EDIT_NOT_ALLOWED', 'Creating tests', execution.status, TEST_CREATING_STATES);
       const steps = await uow.tx.attackPathExecutionStep.findMany({
         where: { executionId: id },
         orderBy: { position: 'asc' },

@@ -7,11 +7,11 @@ import { camelToSnake } from '../../naming.ts';
 import { AttackStepOutcome } from '../../generated/prisma/enums.ts';
 import type { AttackPathExecution } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { isUuid, page, parseInput } from '../../validation.ts';
-import { EmptyAttackPathError, ExecutionNotAllowedError, invalidExecutionTransition } from './errors.ts';
-import { EXECUTION_STATES, executionTransitionFor, statusesWhere, type ExecutionAction } from './state-machine.ts';
+import { isUuid, page, parseInput, assertUuid } from '../../validation.ts';
+import { EmptyAttackPathError } from './errors.ts';
+import { executionLifecycle, type ExecutionAction } from './state-machine.ts';
 import { assertAttackPathId, lockAttackPath } from './store.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
 
 export type ExecutionQuery = { select?: Prisma.AttackPathExecutionSelect; include?: Prisma.AttackPathExecutionInclude };
 
@@ -25,9 +25,7 @@ const notes = z.string().trim().max(5_000, 'must be at most 5000 characters');
 const notInFuture = (at: Date) => at.getTime() <= Date.now() + CLOCK_SKEW_MS;
 const moment = z.date('must be an ISO 8601 date-time').refine(notInFuture, 'must not be in the future');
 
-export function assertExecutionId(id: string): void {
-  if (!isUuid(id)) throw new NotFoundError('Attack path execution', id);
-}
+export const assertExecutionId = (id: string): void => assertUuid('Attack path execution', id);
 
 export async function getExecution(services: Services, id: string, query: ExecutionQuery = {}) {
   assertExecutionId(id);
@@ -108,9 +106,9 @@ export function createExecution(services: Services, principal: Principal, pathId
 
 /** Locks the execution row and re-reads it: its transitions and recordings run one after the other. */
 export async function lockExecution(uow: UnitOfWork, id: string): Promise<AttackPathExecution> {
-  assertExecutionId(id);
-  if (!(await lockRow(uow.tx, 'attack_path_executions', id))) throw new NotFoundError('Attack path execution', id);
-  return uow.tx.attackPathExecution.findUniqueOrThrow({ where: { id } });
+  return lockAndRead(uow.tx, 'attack_path_executions', 'Attack path execution', id, () =>
+    uow.tx.attackPathExecution.findUnique({ where: { id } }),
+  );
 }
 
 const transitionInputs = {
@@ -131,11 +129,11 @@ export function applyExecutionTransition(
   input: unknown,
   query: ExecutionQuery = {},
 ) {
-  const row = executionTransitionFor(action);
+  const row = executionLifecycle.transition(action);
   const data: { startedAt?: Date | null; reason?: string | null } = parseInput(transitionInputs[action], input ?? {});
   return inTransaction(services, principal, async (uow) => {
     const before = await lockExecution(uow, id);
-    if (!row.from.includes(before.status)) throw invalidExecutionTransition(row, before.status);
+    executionLifecycle.assertFrom(row, before.status);
     const at = data.startedAt ?? new Date();
     await uow.tx.attackPathExecution.update({
       where: { id },
@@ -164,7 +162,7 @@ const outcomeSchema = z.object({
   occurredAt: moment.nullish(),
 });
 
-export const RECORDING_STATES = statusesWhere((rule) => rule.recordsOutcomes);
+export const RECORDING_STATES = executionLifecycle.statesWhere((rule) => rule.recordsOutcomes);
 
 /**
  * Records what happened at a step (`stepId`: the execution step, or the path step it was copied from) while
@@ -181,9 +179,7 @@ export function recordStepOutcome(
   const data = parseInput(outcomeSchema, input ?? {});
   return inTransaction(services, principal, async (uow) => {
     const execution = await lockExecution(uow, id);
-    if (!EXECUTION_STATES[execution.status].recordsOutcomes) {
-      throw new ExecutionNotAllowedError('Recording a step outcome', execution.status, RECORDING_STATES);
-    }
+    executionLifecycle.assertIn('EDIT_NOT_ALLOWED', 'Recording a step outcome', execution.status, RECORDING_STATES);
     const step = isUuid(stepId)
       ? await uow.tx.attackPathExecutionStep.findFirst({ where: { executionId: id, OR: [{ id: stepId }, { sourceStepId: stepId }] } })
       : null;

@@ -23,6 +23,7 @@ import {
   UpdateAttackPathInput,
 } from './types.ts';
 import './subscriptions.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   attackPaths: t.field({
@@ -30,7 +31,7 @@ builder.queryFields((t) => ({
     complexity: pagedCost(paths.ATTACK_PATH_PAGE),
     description: `Attack paths, newest first (search: name or description; offset default 0, limit default ${paths.ATTACK_PATH_PAGE.defaultLimit}, max ${paths.ATTACK_PATH_PAGE.maxLimit}).`,
     authScopes: allow(attackPathRoles.read),
-    args: { search: t.arg.string({ required: false }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { search: t.arg.string({ required: false }), ...pageArgs(t.arg) },
     resolve: (_root, { search, offset, limit }, context, info) =>
       paths.listAttackPaths(
         context.services,
@@ -53,8 +54,7 @@ builder.queryFields((t) => ({
     authScopes: allow(attackPathRoles.read),
     args: {
       attackPathId: t.arg({ type: 'UUID', required: true }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { attackPathId, offset, limit }, context, info) =>
       executions.listExecutions(

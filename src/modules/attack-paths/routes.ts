@@ -1,20 +1,20 @@
 import './types.ts';
-import { body, path, query, type Route, type VariableSource } from '../../../rest-adapter/types.ts';
+import { body, path, type Route, type VariableSource } from '../../../rest-adapter/types.ts';
 import { attackPathRoles } from './permissions.ts';
 import { EXECUTION_TRANSITIONS } from './state-machine.ts';
 
 const STEP_FIELDS = `id position techniqueId technique { id ttpId name } testTemplateId testTemplate { id name }
   expectedOutcome notes createdAt`;
-const PATH_FIELDS = 'id name description version created_by: createdById createdAt updatedAt stepCount executionCount';
+const PATH_FIELDS = 'id name description version createdById createdAt updatedAt stepCount executionCount';
 const PATH_DETAIL_FIELDS = `${PATH_FIELDS} steps { ${STEP_FIELDS} }`;
 
 const EXECUTION_STEP_FIELDS = `id position sourceStepId techniqueId ttpId techniqueName testTemplateId expectedOutcome notes
-  outcome outcomeNotes occurredAt recorded_by: recordedById recordedAt testId`;
+  outcome outcomeNotes occurredAt recordedById recordedAt testId`;
 const STEP_REFERENCE = 'id position ttpId techniqueName outcome occurredAt';
 const SUMMARY_FIELDS = `summary { totalSteps counts { succeeded blocked detected notDetected skipped unrecorded }
   firstDetectedStep { ${STEP_REFERENCE} } firstBlockedStep { ${STEP_REFERENCE} } timeToDetectSeconds
   unnoticedSteps { ${STEP_REFERENCE} } }`;
-const EXECUTION_FIELDS = `id attackPathId attackPathName status validTransitions notes created_by: createdById
+const EXECUTION_FIELDS = `id attackPathId attackPathName status validTransitions notes createdById
   startedAt completedAt abortedAt abortReason version createdAt updatedAt`;
 const EXECUTION_DETAIL_FIELDS = `${EXECUTION_FIELDS} steps { ${EXECUTION_STEP_FIELDS} } ${SUMMARY_FIELDS}`;
 
@@ -24,7 +24,7 @@ const TAG = 'Attack paths';
 const transitionRoutes: Route[] = EXECUTION_TRANSITIONS.map((row): Route => {
   const takesInput = row.action !== 'complete';
   const input = row.action === 'start' ? 'StartAttackPathExecutionInput' : 'AbortAttackPathExecutionInput';
-  const variables: Record<string, VariableSource> = takesInput ? { id: path('id'), input: body() } : { id: path('id') };
+  const variables: Record<string, VariableSource> = takesInput ? { input: body() } : {};
   return {
     method: 'POST',
     path: `/executions/:id/${row.path}`,
@@ -43,12 +43,11 @@ export const attackPathsRoutes: Route[] = [
     method: 'GET',
     path: '/attack-paths',
     tag: TAG,
-    summary: 'List attack paths, newest first, with step_count and execution_count (search; offset default 0, limit default 50, max 200)',
+    summary: 'List attack paths, newest first, with step_count and execution_count (search)',
     roles: attackPathRoles.read,
     document: `query ($search: String, $offset: Int, $limit: Int) {
       attackPaths(search: $search, offset: $offset, limit: $limit) { items { ${PATH_FIELDS} } total offset limit }
     }`,
-    variables: { search: query('search'), offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'POST',
@@ -68,7 +67,6 @@ export const attackPathsRoutes: Route[] = [
     summary: 'One attack path with its steps in order',
     roles: attackPathRoles.read,
     document: `query ($id: UUID!) { attackPath(id: $id) { ${PATH_DETAIL_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -77,7 +75,7 @@ export const attackPathsRoutes: Route[] = [
     summary: 'Update name or description',
     roles: attackPathRoles.write,
     document: `mutation ($id: UUID!, $input: UpdateAttackPathInput!) { updateAttackPath(id: $id, input: $input) { ${PATH_DETAIL_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -87,7 +85,6 @@ export const attackPathsRoutes: Route[] = [
     roles: attackPathRoles.delete,
     status: 204,
     document: 'mutation ($id: UUID!) { deleteAttackPath(id: $id) }',
-    variables: { id: path('id') },
   },
   {
     method: 'POST',
@@ -98,7 +95,7 @@ export const attackPathsRoutes: Route[] = [
     roles: attackPathRoles.write,
     status: 201,
     document: `mutation ($id: UUID!, $input: AddAttackPathStepInput!) { addAttackPathStep(id: $id, input: $input) { ${PATH_DETAIL_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -107,7 +104,7 @@ export const attackPathsRoutes: Route[] = [
     summary: 'Remove a step; the later steps move up; answers the path',
     roles: attackPathRoles.write,
     document: `mutation ($id: UUID!, $stepId: UUID!) { removeAttackPathStep(id: $id, stepId: $stepId) { ${PATH_DETAIL_FIELDS} } }`,
-    variables: { id: path('id'), stepId: path('sid') },
+    variables: { stepId: path('sid') },
   },
   {
     method: 'PUT',
@@ -118,7 +115,7 @@ export const attackPathsRoutes: Route[] = [
     document: `mutation ($id: UUID!, $input: ReorderAttackPathStepsInput!) {
       reorderAttackPathSteps(id: $id, input: $input) { ${PATH_DETAIL_FIELDS} }
     }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'GET',
@@ -127,7 +124,6 @@ export const attackPathsRoutes: Route[] = [
     summary: 'ATT&CK Navigator layer (4.5) of the path: techniques coloured by expected outcome, step order in the comments',
     roles: attackPathRoles.read,
     document: 'query ($id: UUID!) { attackPathNavigatorLayer(id: $id) }',
-    variables: { id: path('id') },
   },
   {
     method: 'POST',
@@ -139,20 +135,19 @@ export const attackPathsRoutes: Route[] = [
     document: `mutation ($id: UUID!, $input: CreateAttackPathExecutionInput) {
       createAttackPathExecution(attackPathId: $id, input: $input) { ${EXECUTION_DETAIL_FIELDS} }
     }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'GET',
     path: '/attack-paths/:id/executions',
     tag: TAG,
-    summary: 'Executions of the path, newest first, with their summaries (offset default 0, limit default 50, max 200)',
+    summary: 'Executions of the path, newest first, with their summaries',
     roles: attackPathRoles.read,
     document: `query ($id: UUID!, $offset: Int, $limit: Int) {
       attackPathExecutions(attackPathId: $id, offset: $offset, limit: $limit) {
         items { ${EXECUTION_FIELDS} ${SUMMARY_FIELDS} } total offset limit
       }
     }`,
-    variables: { id: path('id'), offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'GET',
@@ -161,7 +156,6 @@ export const attackPathsRoutes: Route[] = [
     summary: 'One execution with its steps and, once completed, its summary',
     roles: attackPathRoles.read,
     document: `query ($id: UUID!) { attackPathExecution(id: $id) { ${EXECUTION_DETAIL_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   ...transitionRoutes,
   {
@@ -174,7 +168,7 @@ export const attackPathsRoutes: Route[] = [
     document: `mutation ($id: UUID!, $stepId: UUID!, $input: RecordAttackStepOutcomeInput!) {
       recordAttackPathStepOutcome(id: $id, stepId: $stepId, input: $input) { ${EXECUTION_DETAIL_FIELDS} }
     }`,
-    variables: { id: path('id'), stepId: path('sid'), input: body() },
+    variables: { stepId: path('sid'), input: body() },
   },
   {
     method: 'POST',
@@ -187,7 +181,6 @@ export const attackPathsRoutes: Route[] = [
       created { stepId position ttpId testId } skipped { stepId position ttpId reason testId }
       execution { ${EXECUTION_DETAIL_FIELDS} }
     } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -196,6 +189,5 @@ export const attackPathsRoutes: Route[] = [
     summary: 'ATT&CK Navigator layer (4.5) of the execution: techniques coloured by recorded outcome, step order in the comments',
     roles: attackPathRoles.read,
     document: 'query ($id: UUID!) { attackPathExecutionNavigatorLayer(id: $id) }',
-    variables: { id: path('id') },
   },
 ];

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { AttackPathExecutionStatus } from '../../generated/prisma/enums.ts';
 import { RECORDING_STATES } from './executions.ts';
 import { TEST_CREATING_STATES } from './create-tests.ts';
-import {
-  EXECUTION_STATES,
-  EXECUTION_STATUSES,
-  EXECUTION_TRANSITIONS,
-  executionActionsFrom,
-  statusesWhere,
-  validExecutionTransitions,
-} from './state-machine.ts';
+import { EXECUTION_STATES, EXECUTION_TRANSITIONS, executionLifecycle } from './state-machine.ts';
+
+const {
+  stateNames: EXECUTION_STATUSES,
+  actionsFrom: executionActionsFrom,
+  statesWhere: statusesWhere,
+  validTransitions: validExecutionTransitions,
+} = executionLifecycle;
 
 describe('the execution state and transition tables', () => {
   it('have one row per status of the database enum, in lifecycle order', () => {

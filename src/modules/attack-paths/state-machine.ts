@@ -1,5 +1,6 @@
 import { Roles, type Role } from '../../auth/roles.ts';
 import type { AttackPathExecutionStatus } from '../../generated/prisma/enums.ts';
+import { defineLifecycle, type TransitionRow } from '../../lifecycle/kit.ts';
 
 export type ExecutionAction = 'start' | 'complete' | 'abort';
 
@@ -21,12 +22,7 @@ export const EXECUTION_STATES: Readonly<Record<AttackPathExecutionStatus, Execut
   aborted: { recordsOutcomes: false, createsTests: false, reportsSummary: false },
 };
 
-export const EXECUTION_STATUSES = Object.keys(EXECUTION_STATES) as readonly AttackPathExecutionStatus[];
-
-export const statusesWhere = (test: (rule: ExecutionStateRule) => boolean): readonly AttackPathExecutionStatus[] =>
-  EXECUTION_STATUSES.filter((status) => test(EXECUTION_STATES[status]));
-
-export interface ExecutionTransition {
+export interface ExecutionTransition extends TransitionRow<AttackPathExecutionStatus, ExecutionAction> {
   action: ExecutionAction;
   /** REST: POST /executions/{id}/<path>. */
   path: string;
@@ -80,19 +76,10 @@ export const EXECUTION_TRANSITIONS: readonly ExecutionTransition[] = [
   },
 ];
 
-export const executionTransitionFor = (action: ExecutionAction): ExecutionTransition =>
-  EXECUTION_TRANSITIONS.find((row) => row.action === action)!;
-
-/** Statuses an execution can move to from `status` (the `valid_transitions` of an INVALID_TRANSITION error). */
-export function validExecutionTransitions(status: AttackPathExecutionStatus): AttackPathExecutionStatus[] {
-  const targets = EXECUTION_TRANSITIONS.filter((row) => row.from.includes(status)).map((row) => row.to);
-  return EXECUTION_STATUSES.filter((candidate) => targets.includes(candidate));
-}
-
-/** Actions the table offers in `status` (roles still apply). */
-export const executionActionsFrom = (status: AttackPathExecutionStatus): ExecutionAction[] =>
-  EXECUTION_TRANSITIONS.filter((row) => row.from.includes(status)).map((row) => row.action);
-
-/** Actions `role` may take in `status`: the table's rows from that status whose roles include it. */
-export const executionActionsForRole = (status: AttackPathExecutionStatus, role: Role | undefined): ExecutionAction[] =>
-  role ? EXECUTION_TRANSITIONS.filter((row) => row.from.includes(status) && row.roles.includes(role)).map((row) => row.action) : [];
+/** The execution lifecycle: the two tables above and what derives from them. */
+export const executionLifecycle = defineLifecycle({
+  noun: 'attack path execution',
+  inState: (status: AttackPathExecutionStatus) => `the execution is ${status}`,
+  states: EXECUTION_STATES,
+  transitions: EXECUTION_TRANSITIONS,
+});

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { NotFoundError } from '../../errors.ts';
 import { AttackStepExpectation } from '../../generated/prisma/enums.ts';
 import type { AttackPath } from '../../generated/prisma/client.ts';
-import { isUuid, uuid } from '../../validation.ts';
+import { uuid, assertUuid } from '../../validation.ts';
 import { assertTemplates, resolveTechniques, techniqueRef } from './references.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
 
 export type AttackPathQuery = { select?: Prisma.AttackPathSelect; include?: Prisma.AttackPathInclude };
 
@@ -23,9 +22,7 @@ export const stepSchema = z.object({
 export type StepInput = z.infer<typeof stepSchema>;
 
 /** Throws 404 for anything that is not a UUID, before it can reach SQL. */
-export function assertAttackPathId(id: string): void {
-  if (!isUuid(id)) throw new NotFoundError('Attack path', id);
-}
+export const assertAttackPathId = (id: string): void => assertUuid('Attack path', id);
 
 /**
  * Locks the path row and re-reads it: changes of one path's steps run one after the other, so concurrent
@@ -33,9 +30,7 @@ export function assertAttackPathId(id: string): void {
  * readers in together but waits for a change in progress.
  */
 export async function lockAttackPath(uow: UnitOfWork, id: string, mode: 'update' | 'share' = 'update'): Promise<AttackPath> {
-  assertAttackPathId(id);
-  if (!(await lockRow(uow.tx, 'attack_paths', id, mode))) throw new NotFoundError('Attack path', id);
-  return uow.tx.attackPath.findUniqueOrThrow({ where: { id } });
+  return lockAndRead(uow.tx, 'attack_paths', 'Attack path', id, () => uow.tx.attackPath.findUnique({ where: { id } }), mode);
 }
 
 /** How the input names a field of its `index`th step, for errors. */

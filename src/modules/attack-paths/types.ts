@@ -9,7 +9,7 @@ import '../test-templates/types.ts';
 import { UserSummaryType } from '../users/types.ts';
 import type { ExecutionTests, SkippedStep, StepTest } from './create-tests.ts';
 import { attackPathRoles } from './permissions.ts';
-import { executionActionsForRole, executionActionsFrom, EXECUTION_STATES, validExecutionTransitions } from './state-machine.ts';
+import { EXECUTION_STATES, executionLifecycle } from './state-machine.ts';
 import { MAX_STEPS } from './store.ts';
 import { summaryLoader, type ExecutionSummary, type OutcomeCounts } from './summary.ts';
 
@@ -171,16 +171,16 @@ export const AttackPathExecutionType = builder.prismaObject('AttackPathExecution
     validTransitions: t.field({
       type: [AttackPathExecutionStatusEnum],
       description: 'Statuses the execution can move to from its current one.',
-      resolve: (execution) => validExecutionTransitions(execution.status),
+      resolve: (execution) => executionLifecycle.validTransitions(execution.status),
     }),
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current status (roles still apply): start, complete, abort.',
-      resolve: (execution) => executionActionsFrom(execution.status),
+      resolve: (execution) => executionLifecycle.actionsFrom(execution.status),
     }),
     myActions: t.stringList({
       description: "Transition actions the caller's role may take in the current status (start, complete, abort). Empty for viewers.",
       select: { status: true },
-      resolve: (execution, _args, context) => executionActionsForRole(execution.status, context.auth.principal?.role),
+      resolve: (execution, _args, context) => executionLifecycle.actionsFor(execution.status, context.auth.principal?.role),
     }),
     canRecordOutcomes: t.boolean({
       description: "Whether the caller's role may record step outcomes in the current status (a running execution).",

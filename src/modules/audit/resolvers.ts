@@ -4,6 +4,7 @@ import { pagedCost } from '../../graphql/cost.ts';
 import { auditRoles } from './permissions.ts';
 import * as audit from './service.ts';
 import { AuditLogFilterInput, AuditLogPage } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   auditLogs: t.field({
@@ -13,8 +14,7 @@ builder.queryFields((t) => ({
     authScopes: allow(auditRoles.read),
     args: {
       filter: t.arg({ type: AuditLogFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       audit.listAuditLogs(context.services, filter, { offset: offset ?? undefined, limit: limit ?? undefined }),

@@ -1,4 +1,4 @@
-import { query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { auditRoles } from './permissions.ts';
 
 const FIELDS = `id userId username action entityType entityId timestamp details`;
@@ -8,23 +8,13 @@ export const auditRoutes: Route[] = [
     method: 'GET',
     path: '/audit-logs',
     tag: 'Audit logs',
-    summary:
-      'Audit entries, newest first (filters user_id, action, entity_type, start_date, end_date; offset default 0, limit default 50, max 100)',
+    summary: 'Audit entries, newest first (filters user_id, action, entity_type, start_date, end_date)',
     roles: auditRoles.read,
     document: `query ($userId: UUID, $action: String, $entityType: String, $startDate: DateTime, $endDate: DateTime, $offset: Int, $limit: Int) {
       auditLogs(filter: { userId: $userId, action: $action, entityType: $entityType, startDate: $startDate, endDate: $endDate }, offset: $offset, limit: $limit) {
         items { ${FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      userId: query('user_id'),
-      action: query('action'),
-      entityType: query('entity_type'),
-      startDate: query('start_date'),
-      endDate: query('end_date'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'GET',

@@ -28,6 +28,7 @@ export const authRoutes: Route[] = [
     roles: 'public',
     requestType: 'application/x-www-form-urlencoded',
     documents: [LOGIN],
+    errors: ['INVALID_CREDENTIALS', 'TOO_MANY_ATTEMPTS'],
     restNames: false,
     async handle(req, res, { execute, context }) {
       const form = (req.body ?? {}) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Roles } from '../../auth/roles.ts';
 import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
@@ -355,7 +356,7 @@ describe('campaign lifecycle', () => {
     const recipients = (await app.services.prisma.notification.findMany({ where: { entityId: campaign.id, event: 'campaign_completed' } }))
       .map((row) => row.userId)
       .sort();
-    expect(recipients).toEqual([...new Set([t.red_lead.id, ...(await activeUserIds(app, ['red_lead', 'blue_lead']))])].sort());
+    expect(recipients).toEqual([...new Set([t.red_lead.id, ...(await activeUserIds(app, [...Roles.leads]))])].sort());
 
     expect(await app.api('POST', `/campaigns/${campaign.id}/complete`, { token: t.admin.token })).toMatchObject({
       status: 400,

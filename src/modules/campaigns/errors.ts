@@ -1,5 +1,4 @@
 import { DomainError } from '../../errors.ts';
-import type { CampaignStatus } from '../../generated/prisma/enums.ts';
 
 /** Completing a campaign none of whose tests has started execution. */
 export class NoExecutedTestsError extends DomainError {
@@ -8,17 +7,6 @@ export class NoExecutedTestsError extends DomainError {
 
   constructor() {
     super('A campaign completes only once at least one of its tests has started execution (execution_date set)');
-  }
-}
-
-/** A change a completed campaign no longer accepts. */
-export class CampaignClosedError extends DomainError {
-  override readonly status = 400;
-  override readonly code = 'EDIT_NOT_ALLOWED';
-
-  constructor(what: string, currentStatus: CampaignStatus, allowed: readonly CampaignStatus[]) {
-    super(`${what} is allowed only in ${allowed.join(' or ')}; the campaign is ${currentStatus}`);
-    Object.assign(this.extra, { current_state: currentStatus, allowed_states: allowed });
   }
 }
 

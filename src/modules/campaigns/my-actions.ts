@@ -3,14 +3,14 @@ import type { Role } from '../../auth/roles.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { CampaignStatus } from '../../generated/prisma/enums.ts';
 import { campaignRoles, mayDelete } from './permissions.ts';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, EDITABLE_STATUSES } from './state-machine.ts';
+import { campaignLifecycle, EDITABLE_STATUSES } from './state-machine.ts';
 
 /** What the campaign page can offer besides the transitions: each with the role set and statuses its mutation enforces. */
 const DEFINITION_ACTIONS: readonly { action: string; roles: readonly Role[]; statuses: readonly CampaignStatus[] }[] = [
   { action: 'schedule', roles: campaignRoles.schedule, statuses: EDITABLE_STATUSES },
   { action: 'manage_tests', roles: campaignRoles.manageTests, statuses: EDITABLE_STATUSES },
-  { action: 'edit', roles: campaignRoles.update, statuses: CAMPAIGN_STATUSES },
-  { action: 'delete', roles: campaignRoles.delete, statuses: CAMPAIGN_STATUSES },
+  { action: 'edit', roles: campaignRoles.update, statuses: campaignLifecycle.stateNames },
+  { action: 'delete', roles: campaignRoles.delete, statuses: campaignLifecycle.stateNames },
 ];
 
 /** The per-record rules beside the role sets: deleting is for the creator or an admin. */
@@ -22,7 +22,7 @@ export function campaignActionsFor(campaign: { status: CampaignStatus; createdBy
   if (principal === undefined) return [];
   const { role } = principal;
   const { status } = campaign;
-  const transitions = CAMPAIGN_TRANSITIONS.filter((row) => row.from === status && row.roles.includes(role)).map((row) => row.action);
+  const transitions = campaignLifecycle.actionsFor(status, role);
   const definition = DEFINITION_ACTIONS.filter(
     (rule) => rule.statuses.includes(status) && rule.roles.includes(role) && passesRecordRule(rule.action, principal, campaign),
   ).map((rule) => rule.action);

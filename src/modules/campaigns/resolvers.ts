@@ -22,6 +22,7 @@ import {
   UpdateCampaignInput,
 } from './types.ts';
 import { applyCampaignTransition } from './workflow.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   campaigns: t.field({
@@ -31,8 +32,7 @@ builder.queryFields((t) => ({
     authScopes: allow(campaignRoles.read),
     args: {
       filter: t.arg({ type: CampaignFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       campaigns.listCampaigns(

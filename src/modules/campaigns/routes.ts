@@ -1,12 +1,12 @@
 import './types.ts';
-import { body, path, query, type Route, type VariableSource } from '../../../rest-adapter/types.ts';
+import { body, path, type Route, type VariableSource } from '../../../rest-adapter/types.ts';
 import { campaignRoles } from './permissions.ts';
 import { CAMPAIGN_TRANSITIONS } from './state-machine.ts';
 
 /** A campaign in the spec's snake_case, with its test counts. */
 const CAMPAIGN_FIELDS = `id name description type status validTransitions threatActorId
   startDate endDate recurrence activatedAt completedAt
-  created_by: createdById version createdAt updatedAt testCount validatedCount`;
+  createdById version createdAt updatedAt testCount validatedCount`;
 
 const PROGRESS_FIELDS = `validated total percentage
   byState { draft redExecuting blueEvaluating inReview rejected validated }`;
@@ -16,7 +16,7 @@ const CAMPAIGN_DETAIL_FIELDS = `${CAMPAIGN_FIELDS} nextOccurrence
   threatActor { id externalId name }
   progress { ${PROGRESS_FIELDS} }
   tests { id name state techniqueId technique { id ttpId name } detectionResult
-    executionDate assigned_to: assignedToId templateId retest_of: retestOfId lineageId
+    executionDate assignedToId templateId retestOfId lineageId
     createdAt updatedAt }`;
 
 const EVENT_FIELDS = `id kind from_state: fromStatus to_state: toStatus actorId actorName at details`;
@@ -28,7 +28,7 @@ const mutation = (
   document: string,
   roles: Route['roles'],
   summary: string,
-  variables: Record<string, VariableSource>,
+  variables?: Record<string, VariableSource>,
 ): Route => ({
   method,
   path: `/campaigns/:id${suffix}`,
@@ -47,7 +47,6 @@ const transitionRoutes: Route[] = CAMPAIGN_TRANSITIONS.map((row) =>
     `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     row.roles,
     row.summary,
-    { id: path('id') },
   ),
 );
 
@@ -57,22 +56,13 @@ export const campaignsRoutes: Route[] = [
     path: '/campaigns',
     tag: 'Campaigns',
     summary:
-      'List campaigns, newest first, with test_count and validated_count (filters status, type, search, date_from, date_to: campaigns whose period overlaps the range; offset default 0, limit default 50, max 200)',
+      'List campaigns, newest first, with test_count and validated_count (filters status, type, search, date_from, date_to: campaigns whose period overlaps the range)',
     roles: campaignRoles.read,
     document: `query ($status: CampaignStatus, $type: String, $search: String, $dateFrom: DateTime, $dateTo: DateTime, $offset: Int, $limit: Int) {
       campaigns(filter: { status: $status, type: $type, search: $search, dateFrom: $dateFrom, dateTo: $dateTo }, offset: $offset, limit: $limit) {
         items { ${CAMPAIGN_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      status: query('status'),
-      type: query('type'),
-      search: query('search'),
-      dateFrom: query('date_from'),
-      dateTo: query('date_to'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -95,19 +85,17 @@ export const campaignsRoutes: Route[] = [
     document: `mutation ($actorId: ID!, $input: CampaignFromThreatActorInput) {
       createCampaignFromThreatActor(actorId: $actorId, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} }
     }`,
-    variables: { actorId: path('actor_id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'GET',
     path: '/campaigns/:id',
     tag: 'Campaigns',
-    summary:
-      'One campaign with its threat actor, progress and tests (the first 100, oldest first; tests_offset and tests_limit ≤ 500 page through them; test_count is the total)',
+    summary: 'One campaign with its threat actor, progress and tests (oldest first; test_count is the total)',
     roles: campaignRoles.read,
     document: `query ($id: UUID!, $testsOffset: Int, $testsLimit: Int) {
       campaign(id: $id) { ${CAMPAIGN_DETAIL_FIELDS.replace('tests {', 'tests(offset: $testsOffset, limit: $testsLimit) {')} }
     }`,
-    variables: { id: path('id'), testsOffset: query('tests_offset'), testsLimit: query('tests_limit') },
   },
   mutation(
     'PATCH',
@@ -115,7 +103,7 @@ export const campaignsRoutes: Route[] = [
     `mutation ($id: UUID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.update,
     'Update name, description, type or threat_actor_id',
-    { id: path('id'), input: body() },
+    { input: body() },
   ),
   {
     ...mutation(
@@ -124,9 +112,7 @@ export const campaignsRoutes: Route[] = [
       'mutation ($id: UUID!) { deleteCampaign(id: $id) }',
       campaignRoles.delete,
       'Delete a campaign (its creator or an admin); its tests stay, with no campaign',
-      {
-        id: path('id'),
-      },
+      {},
     ),
     status: 204,
   },
@@ -136,7 +122,7 @@ export const campaignsRoutes: Route[] = [
     `mutation ($id: UUID!, $input: AddCampaignTestInput!) { addCampaignTest(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.manageTests,
     'Add an existing test (body test_id); a test of another campaign answers 409',
-    { id: path('id'), input: body() },
+    { input: body() },
   ),
   mutation(
     'DELETE',
@@ -144,7 +130,7 @@ export const campaignsRoutes: Route[] = [
     `mutation ($id: UUID!, $testId: UUID!) { removeCampaignTest(id: $id, testId: $testId) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.manageTests,
     'Remove a test (ctid: the test id) from the campaign; the test stays, with no campaign',
-    { id: path('id'), testId: path('ctid') },
+    { testId: path('ctid') },
   ),
   ...transitionRoutes,
   {
@@ -154,7 +140,6 @@ export const campaignsRoutes: Route[] = [
     summary: 'Validated tests out of all tests of the campaign: validated, total, percentage, by_state',
     roles: campaignRoles.read,
     document: `query ($id: UUID!) { campaignProgress(id: $id) { ${PROGRESS_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   mutation(
     'PATCH',
@@ -162,7 +147,7 @@ export const campaignsRoutes: Route[] = [
     `mutation ($id: UUID!, $input: CampaignScheduleInput!) { scheduleCampaign(id: $id, input: $input) { ${CAMPAIGN_DETAIL_FIELDS} } }`,
     campaignRoles.schedule,
     'Set start_date, end_date and recurrence (cron, 5 fields, UTC, at most hourly; null stops it); an active recurring campaign runs each occurrence as retests of its decided tests',
-    { id: path('id'), input: body() },
+    { input: body() },
   ),
   {
     method: 'GET',
@@ -171,6 +156,5 @@ export const campaignsRoutes: Route[] = [
     summary: 'History of the campaign (events: every change, oldest first) and the executions of its recurring occurrences',
     roles: campaignRoles.read,
     document: `query ($id: UUID!) { campaignHistory(id: $id) { events { ${EVENT_FIELDS} } executions { ${EXECUTION_FIELDS} } } }`,
-    variables: { id: path('id') },
   },
 ];

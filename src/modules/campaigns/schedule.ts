@@ -7,8 +7,7 @@ import type { Campaign } from '../../generated/prisma/client.ts';
 import type { DynamicSchedule, Repeat } from '../../jobs/types.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
-import { CampaignClosedError } from './errors.ts';
-import { EDITABLE_STATUSES } from './state-machine.ts';
+import { campaignLifecycle, EDITABLE_STATUSES } from './state-machine.ts';
 import { lockCampaign, type CampaignQuery } from './store.ts';
 
 /** The job that runs one occurrence of a recurring campaign. */
@@ -127,7 +126,7 @@ export function scheduleCampaign(services: Services, principal: Principal, id: s
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockCampaign(uow, id);
     const { campaign: before } = locked;
-    if (!EDITABLE_STATUSES.includes(before.status)) throw new CampaignClosedError('Scheduling', before.status, EDITABLE_STATUSES);
+    campaignLifecycle.assertIn('EDIT_NOT_ALLOWED', 'Scheduling', before.status, EDITABLE_STATUSES);
     const after = { ...before, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as Campaign;
     const problem = periodProblem(after.startDate, after.endDate);
     if (problem) throw new ValidationError('endDate', problem);

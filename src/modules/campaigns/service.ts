@@ -8,10 +8,10 @@ import { CampaignStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { camelToSnake } from '../../naming.ts';
-import { CampaignClosedError, TestInOtherCampaignError } from './errors.ts';
+import { TestInOtherCampaignError } from './errors.ts';
 import { assertMayDelete } from './permissions.ts';
 import { followSchedule, periodProblem, recurrence, scheduleIdOf } from './schedule.ts';
-import { EDITABLE_STATUSES } from './state-machine.ts';
+import { campaignLifecycle, EDITABLE_STATUSES } from './state-machine.ts';
 import { assertCampaignId, lockCampaign, newHistory, type CampaignQuery, type LockedCampaign } from './store.ts';
 
 export const CAMPAIGN_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -196,7 +196,7 @@ export function deleteCampaign(services: Services, principal: Principal, id: str
 /** Locks a campaign whose tests may still change. */
 async function lockEditable(uow: UnitOfWork, id: string, what: string): Promise<LockedCampaign> {
   const locked = await lockCampaign(uow, id);
-  if (!EDITABLE_STATUSES.includes(locked.campaign.status)) throw new CampaignClosedError(what, locked.campaign.status, EDITABLE_STATUSES);
+  campaignLifecycle.assertIn('EDIT_NOT_ALLOWED', what, locked.campaign.status, EDITABLE_STATUSES);
   return locked;
 }
 

@@ -1,9 +1,25 @@
 import { Roles, type Role } from '../../auth/roles.ts';
 import type { CampaignStatus } from '../../generated/prisma/enums.ts';
+import { defineLifecycle, type TransitionRow } from '../../lifecycle/kit.ts';
 
 export type CampaignAction = 'activate' | 'complete';
 
-export interface CampaignTransition {
+/** Every rule that depends on the status a campaign is in. */
+export interface CampaignStateRule {
+  /** The definition (schedule, tests) may still change. */
+  editable: boolean;
+  /** No transition leaves it. */
+  terminal: boolean;
+}
+
+/** The one table of campaign statuses, in lifecycle order, beside the transition table below. */
+export const CAMPAIGN_STATES: Readonly<Record<CampaignStatus, CampaignStateRule>> = {
+  draft: { editable: true, terminal: false },
+  active: { editable: true, terminal: false },
+  completed: { editable: false, terminal: true },
+};
+
+export interface CampaignTransition extends TransitionRow<CampaignStatus, CampaignAction> {
   action: CampaignAction;
   /** REST: POST /campaigns/{id}/<path>. */
   path: string;
@@ -47,16 +63,13 @@ export const CAMPAIGN_TRANSITIONS: readonly CampaignTransition[] = [
   },
 ];
 
-export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['draft', 'active', 'completed'];
-
-export const campaignTransitionFor = (action: CampaignAction): CampaignTransition =>
-  CAMPAIGN_TRANSITIONS.find((row) => row.action === action)!;
-
-/** Statuses a campaign can move to from `status` (the `valid_transitions` of an INVALID_TRANSITION error). */
-export function validCampaignTransitions(status: CampaignStatus): CampaignStatus[] {
-  const targets = CAMPAIGN_TRANSITIONS.filter((row) => row.from === status).map((row) => row.to);
-  return CAMPAIGN_STATUSES.filter((candidate) => targets.includes(candidate));
-}
+/** The campaign lifecycle: the two tables above and what derives from them. */
+export const campaignLifecycle = defineLifecycle({
+  noun: 'campaign',
+  inState: (status: CampaignStatus) => `the campaign is ${status}`,
+  states: CAMPAIGN_STATES,
+  transitions: CAMPAIGN_TRANSITIONS,
+});
 
 /** Statuses in which a campaign's definition (metadata, tests, schedule) may still change. */
-export const EDITABLE_STATUSES: readonly CampaignStatus[] = ['draft', 'active'];
+export const EDITABLE_STATUSES = campaignLifecycle.statesWhere((rule) => rule.editable);

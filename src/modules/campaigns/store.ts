@@ -1,18 +1,13 @@
-import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { NotFoundError } from '../../errors.ts';
 import type { Campaign, CampaignStatus } from '../../generated/prisma/client.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
+import { assertUuid } from '../../validation.ts';
 
 export type CampaignQuery = { select?: Prisma.CampaignSelect; include?: Prisma.CampaignInclude };
 
-const uuid = z.guid();
-
 /** Throws 404 for anything that is not a UUID, before it can reach SQL. */
-export function assertCampaignId(id: string): void {
-  if (!uuid.safeParse(id).success) throw new NotFoundError('Campaign', id);
-}
+export const assertCampaignId = (id: string): void => assertUuid('Campaign', id);
 
 export interface HistoryEntry {
   kind: string;
@@ -32,9 +27,7 @@ export interface LockedCampaign {
 
 /** Locks the campaign row (SELECT … FOR UPDATE) and re-reads it: changes of one campaign run one after the other. */
 export async function lockCampaign(uow: UnitOfWork, id: string): Promise<LockedCampaign> {
-  assertCampaignId(id);
-  if (!(await lockRow(uow.tx, 'campaigns', id))) throw new NotFoundError('Campaign', id);
-  const campaign = await uow.tx.campaign.findUniqueOrThrow({ where: { id } });
+  const campaign = await lockAndRead(uow.tx, 'campaigns', 'Campaign', id, () => uow.tx.campaign.findUnique({ where: { id } }));
   const last = await uow.tx.campaignEvent.findFirst({ where: { campaignId: id }, orderBy: { at: 'desc' }, select: { at: true } });
   return historyOf(uow, campaign, last?.at);
 }

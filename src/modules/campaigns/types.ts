@@ -15,7 +15,7 @@ import '../threat-actors/types.ts';
 import { UserSummaryType } from '../users/types.ts';
 import { progressLoader, type CampaignProgress } from './progress.ts';
 import { nextOccurrence } from './schedule.ts';
-import { CAMPAIGN_TRANSITIONS, validCampaignTransitions } from './state-machine.ts';
+import { campaignLifecycle } from './state-machine.ts';
 
 export const CampaignStatusEnum = builder.enumType(CampaignStatus, {
   name: 'CampaignStatus',
@@ -45,11 +45,11 @@ export const CampaignType = builder.prismaObject('Campaign', {
     validTransitions: t.field({
       type: [CampaignStatusEnum],
       description: 'Statuses the campaign can move to from its current one.',
-      resolve: (campaign) => validCampaignTransitions(campaign.status),
+      resolve: (campaign) => campaignLifecycle.validTransitions(campaign.status),
     }),
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current status (roles still apply): activate, complete.',
-      resolve: (campaign) => CAMPAIGN_TRANSITIONS.filter((row) => row.from === campaign.status).map((row) => row.action),
+      resolve: (campaign) => campaignLifecycle.actionsFrom(campaign.status),
     }),
     threatActorId: t.exposeID('threatActorId', { nullable: true }),
     threatActor: t.relation('threatActor', { nullable: true }),

@@ -2,17 +2,11 @@ import type { Principal } from '../../auth/access.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Campaign } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { notifyUsers } from '../notifications/service.ts';
-import { InvalidTransitionError } from '../../errors.ts';
-import { defineConsumer } from '../../events/consumers.ts';
 import { NoExecutedTestsError } from './errors.ts';
 import { progressOfCampaigns } from './progress.ts';
 import { followSchedule } from './schedule.ts';
-import { campaignTransitionFor, validCampaignTransitions, type CampaignAction } from './state-machine.ts';
+import { campaignLifecycle, type CampaignAction } from './state-machine.ts';
 import { lockCampaign, type CampaignQuery } from './store.ts';
-
-/** Roles told of a completed campaign besides its creator. */
-export const COMPLETION_RECIPIENT_ROLES = ['red_lead', 'blue_lead'] as const;
 
 /**
  * Runs one row of the campaign transition table in one transaction: lock the campaign, check the row
@@ -25,13 +19,11 @@ export function applyCampaignTransition(
   action: CampaignAction,
   query: CampaignQuery = {},
 ) {
-  const row = campaignTransitionFor(action);
+  const row = campaignLifecycle.transition(action);
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockCampaign(uow, id);
     const { campaign: before, now } = locked;
-    if (before.status !== row.from) {
-      throw new InvalidTransitionError('campaign', row.path, before.status, row.to, validCampaignTransitions(before.status));
-    }
+    campaignLifecycle.assertFrom(row, before.status);
     if (action === 'complete') await assertSomeTestExecuted(uow, id);
     const campaign = await uow.tx.campaign.update({ where: { id }, data: { status: row.to, [row.stamp]: now, version: { increment: 1 } } });
     await locked.record({ kind: 'state_changed', fromStatus: before.status, toStatus: row.to, details: { action: row.path } });
@@ -55,7 +47,7 @@ async function assertSomeTestExecuted(uow: UnitOfWork, campaignId: string): Prom
   if (!executed) throw new NoExecutedTestsError();
 }
 
-/** campaign.completed: its consumers tell the creator and the leads (and, later, webhooks and e-mail). */
+/** campaign.completed: the notice table tells the creator and the leads (in-app and e-mail); webhooks follow it too. */
 async function completed(uow: UnitOfWork, campaign: Campaign): Promise<void> {
   const progress = (await progressOfCampaigns(uow.tx, [campaign.id])).get(campaign.id)!;
   uow.emit('campaign.completed', {
@@ -66,24 +58,3 @@ async function completed(uow: UnitOfWork, campaign: Campaign): Promise<void> {
     percentage: progress.percentage,
   });
 }
-
-/** In-app notices of a completed campaign to its creator and every red and blue lead. */
-export const campaignCompletionNotices = defineConsumer({
-  name: 'campaign-completion-notices',
-  events: ['campaign.completed'],
-  async handle({ payload }, uow) {
-    const campaign = await uow.tx.campaign.findUnique({ where: { id: payload.campaignId }, select: { createdById: true } });
-    if (!campaign) return; // deleted since: nobody to tell about it
-    const leads = await uow.tx.user.findMany({
-      where: { role: { in: [...COMPLETION_RECIPIENT_ROLES] }, isActive: true },
-      select: { id: true },
-    });
-    await notifyUsers(uow, [campaign.createdById, ...leads.map((lead) => lead.id)], {
-      event: 'campaign_completed',
-      title: 'Campaign completed',
-      message: `Campaign "${payload.name}" completed: ${payload.validatedCount} of ${payload.testCount} tests validated (${payload.percentage}%)`,
-      entityType: 'campaign',
-      entityId: payload.campaignId,
-    });
-  },
-});

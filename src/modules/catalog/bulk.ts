@@ -1,3 +1,4 @@
+import { chunks as batchesOf } from '../../sources/diff.ts';
 import type { Db } from '../../db/client.ts';
 
 /**
@@ -94,11 +95,7 @@ const recordset = (shape: TableShape) =>
     .map(([name, type]) => `${quote(name)} ${type}`)
     .join(', ')})`;
 
-export function chunks<T>(items: readonly T[], size = BATCH_ROWS): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
-}
+export const chunks = <T>(items: readonly T[], size = BATCH_ROWS): T[][] => batchesOf(items, size);
 
 /** Inserts the rows (every column of the shape). */
 export async function insertRows(db: Db, shape: TableShape, rows: readonly Row[]): Promise<void> {

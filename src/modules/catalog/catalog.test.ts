@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../events/types.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { eventsSettled } from '../../../test/helpers/events.ts';
 import { FILE_SERVER_ENV, serveFiles, type FileServer } from '../../../test/helpers/file-server.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';
 
@@ -112,6 +113,7 @@ beforeAll(async () => {
     blue: { role: 'blue_lead' },
     inactive: { role: 'blue_lead', isActive: false },
     optedOut: { role: 'red_lead' },
+    admin: { role: 'admin' },
     tech: { role: 'red_tech' },
   } as const))
     leads[name] = await app.createUser(options);
@@ -212,13 +214,14 @@ describe('ATT&CK Enterprise catalog sync', () => {
     expect(await app.services.prisma.auditLog.count({ where: { action: 'sync_attack_catalog', entityType: 'catalog' } })).toBe(3);
   });
 
-  it('notifies every active lead once per sync with new techniques, and emits coverage.changed', async () => {
+  it('notifies every active lead (admins too) once per sync with new techniques, and emits coverage.changed', async () => {
+    await eventsSettled(app);
     const notifications = await app.services.prisma.notification.findMany({
       where: { event: 'new_techniques' },
       orderBy: { createdAt: 'asc' },
     });
     const byUser = (id: string) => notifications.filter((notification) => notification.userId === id);
-    for (const lead of [leads.red, leads.blue]) {
+    for (const lead of [leads.red, leads.blue, leads.admin]) {
       const received = byUser(lead.id);
       expect(received).toHaveLength(2);
       expect(received[1].title).toBe('ATT&CK catalog: 12 new techniques');

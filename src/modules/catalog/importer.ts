@@ -4,8 +4,8 @@ import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
 import { readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
 import type { Importer, ImportContext, ImportReport } from '../../sources/importer.ts';
-import { notifyUsers } from '../notifications/service.ts';
-import { chunks, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
+import { inBatches as writeInBatches } from '../../sources/batches.ts';
+import { BATCH_ROWS, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
 import { planByStixId, summary, type KindPlan } from './diff.ts';
 import { planLinks, planTactics, planTechniques, type LinkPlan, type StoredLink, type TechniquePlan } from './plan.ts';
 import {
@@ -20,8 +20,6 @@ import {
 
 /** Bulk stages write thousands of rows; Prisma's 5 s default is for requests. */
 const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
-/** How many new ttp ids a lead's notification names before "and N more". */
-const NOTIFIED_IDS = 5;
 
 const MITIGATION_FIELDS = ['externalId', 'name', 'description', 'deprecated'] as const;
 const ACTOR_FIELDS = [
@@ -116,17 +114,10 @@ async function inBatches<T>(
   rows: readonly T[],
   write: (tx: Db, batch: T[]) => Promise<void>,
 ): Promise<void> {
-  for (const batch of chunks(rows)) {
-    await inTransaction(
-      context.services,
-      context.actor,
-      async (uow) => {
-        await write(uow.tx, batch);
-        await auditBatch(uow, shape, change, batch.length);
-      },
-      TRANSACTION,
-    );
-  }
+  await writeInBatches(context.services, context.actor, rows, { size: BATCH_ROWS, ...TRANSACTION }, async (uow, batch) => {
+    await write(uow.tx, batch);
+    await auditBatch(uow, shape, change, batch.length);
+  });
 }
 
 const auditBatch = (uow: UnitOfWork, shape: TableShape, change: Change, count: number) =>
@@ -138,7 +129,7 @@ async function writeKind<R>(context: ImportContext, shape: TableShape, plan: Kin
   await inBatches(context, shape, 'updated', plan.updates, (tx, batch) => updateRows(tx, shape, 'id', batch.map(toRow)));
 }
 
-/** New techniques, the coverage event, the leads' notification and the event of the addition (e-mail) commit together. */
+/** New techniques, the coverage event and the event of the addition (the leads' notice and e-mail) commit together. */
 async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): Promise<void> {
   if (!plan.inserts.length) return;
   await inTransaction(
@@ -150,27 +141,8 @@ async function storeNewTechniques(context: ImportContext, plan: TechniquePlan): 
       uow.emit('coverage.changed', { techniqueIds: plan.inserts.map((technique) => technique.id), reason: 'catalog_sync' });
       const ttpIds = plan.inserts.map((technique) => technique.ttpId).sort();
       uow.emit('catalog.techniques_added', { count: ttpIds.length, ttpIds });
-      await notifyLeads(uow, ttpIds);
     },
     TRANSACTION,
-  );
-}
-
-async function notifyLeads(uow: UnitOfWork, ttpIds: string[]): Promise<void> {
-  const leads = await uow.tx.user.findMany({ where: { role: { in: ['red_lead', 'blue_lead'] }, isActive: true }, select: { id: true } });
-  const sorted = [...ttpIds].sort();
-  const named = sorted.slice(0, NOTIFIED_IDS).join(', ');
-  const more = sorted.length > NOTIFIED_IDS ? ` and ${sorted.length - NOTIFIED_IDS} more` : '';
-  const count = `${sorted.length} new technique${sorted.length === 1 ? '' : 's'}`;
-  await notifyUsers(
-    uow,
-    leads.map((lead) => lead.id),
-    {
-      event: 'new_techniques',
-      title: `ATT&CK catalog: ${count}`,
-      message: `The ATT&CK catalog sync added ${count}: ${named}${more}.`,
-      entityType: 'catalog',
-    },
   );
 }
 

@@ -3,6 +3,4 @@ import { Roles } from '../../auth/roles.ts';
 /** Who may do what with the ATT&CK catalog (the spec's "Who" column). */
 export const catalogRoles = {
   read: Roles.any,
-  /** POST /system/sync-ttp: the System section is admin only. */
-  sync: Roles.admin,
 } as const;

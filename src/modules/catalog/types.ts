@@ -1,5 +1,4 @@
 import { builder } from '../../graphql/builder.ts';
-import type { SyncTtpResult } from './service.ts';
 
 const ATTACK_SITE = 'https://attack.mitre.org';
 
@@ -34,19 +33,5 @@ export const TechniqueMitigationType = builder.prismaObject('TechniqueMitigation
   fields: (t) => ({
     description: t.exposeString('description', { description: 'What the mitigation does against this technique.' }),
     mitigation: t.relation('mitigation'),
-  }),
-});
-
-export const SyncTtpResultType = builder.objectRef<SyncTtpResult>('SyncTtpResult').implement({
-  description: 'What a run of the ATT&CK catalog sync did.',
-  fields: (t) => ({
-    message: t.exposeString('message'),
-    new: t.exposeInt('new', { description: 'New techniques and sub-techniques.' }),
-    updated: t.exposeInt('updated', { description: 'Techniques and sub-techniques whose stored fields changed.' }),
-    counts: t.expose('counts', {
-      type: 'JSON',
-      description: 'Items the catalog holds afterwards, by kind (techniques, sub_techniques, tactics, …).',
-    }),
-    changes: t.expose('changes', { type: 'JSON', description: 'new / updated / unchanged … by kind of item.' }),
   }),
 });

@@ -1,27 +1,13 @@
-import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-work.ts';
+import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
+import { inBatches } from '../../sources/batches.ts';
+import { changeOf, type Change } from '../../sources/diff.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
 import type { ImportContext, Importer, ImportReport } from '../../sources/importer.ts';
 import { FRAMEWORKS, mappingKey, readCtid, type ControlData, type CtidSource, type FrameworkDefinition, type MappingData } from './ctid.ts';
 
-const BATCH_SIZE = 500;
-const TIMEOUT = 120_000;
-
-interface Change {
-  new: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
-}
-
-/** Runs `work` over `items` in slices, one transaction (with its audit entry) per slice. */
-async function inBatches<T>(services: Services, actor: Actor, items: T[], work: (uow: UnitOfWork, batch: T[]) => Promise<void>) {
-  for (let start = 0; start < items.length; start += BATCH_SIZE) {
-    const batch = items.slice(start, start + BATCH_SIZE);
-    await inTransaction(services, actor, (uow) => work(uow, batch), { timeout: TIMEOUT });
-  }
-}
+const BATCHES = { size: 500, timeout: 120_000 };
 
 /** Creates the framework or brings its name and versions up to date; returns its id and whether anything changed. */
 async function syncFramework(services: Services, actor: Actor, location: string, framework: FrameworkDefinition, source: CtidSource) {
@@ -62,7 +48,7 @@ async function syncControls(services: Services, actor: Actor, location: string, 
   }
   const removed = stored.filter((control) => !controls.has(control.controlId));
 
-  await inBatches(services, actor, created, async (uow, batch) => {
+  await inBatches(services, actor, created, BATCHES, async (uow, batch) => {
     const rows = await uow.tx.complianceControl.createManyAndReturn({
       data: batch.map((control) => ({ ...control, frameworkId })),
       select: { id: true, controlId: true },
@@ -75,7 +61,7 @@ async function syncControls(services: Services, actor: Actor, location: string, 
       details: { location, created: batch.length },
     });
   });
-  await inBatches(services, actor, updated, async (uow, batch) => {
+  await inBatches(services, actor, updated, BATCHES, async (uow, batch) => {
     for (const { id, data } of batch) await uow.tx.complianceControl.update({ where: { id }, data });
     await uow.audit({
       action: 'import_compliance',
@@ -84,12 +70,7 @@ async function syncControls(services: Services, actor: Actor, location: string, 
       details: { location, updated: batch.map(({ data }) => data.controlId) },
     });
   });
-  const change: Change = {
-    new: created.length,
-    updated: updated.length,
-    unchanged: controls.size - created.length - updated.length,
-    removed: removed.length,
-  };
+  const change = changeOf(controls.size, created.length, updated.length, removed.length);
   return { idByControlId, removed, change };
 }
 
@@ -124,7 +105,7 @@ async function syncMappings(
   }
   const removed = [...storedByKey].filter(([key]) => !mappings.has(key)).map(([, mapping]) => mapping.id);
 
-  await inBatches(services, actor, created, async (uow, batch) => {
+  await inBatches(services, actor, created, BATCHES, async (uow, batch) => {
     await uow.tx.complianceMapping.createMany({ data: batch });
     await uow.audit({
       action: 'import_compliance',
@@ -133,7 +114,7 @@ async function syncMappings(
       details: { location, created: batch.length },
     });
   });
-  await inBatches(services, actor, updated, async (uow, batch) => {
+  await inBatches(services, actor, updated, BATCHES, async (uow, batch) => {
     for (const { id, comments } of batch) await uow.tx.complianceMapping.update({ where: { id }, data: { comments } });
     await uow.audit({
       action: 'import_compliance',
@@ -142,7 +123,7 @@ async function syncMappings(
       details: { location, updated: batch.length },
     });
   });
-  await inBatches(services, actor, removed, async (uow, batch) => {
+  await inBatches(services, actor, removed, BATCHES, async (uow, batch) => {
     await uow.tx.complianceMapping.deleteMany({ where: { id: { in: batch } } });
     await uow.audit({
       action: 'import_compliance',
@@ -151,12 +132,7 @@ async function syncMappings(
       details: { location, removed: batch.length },
     });
   });
-  return {
-    new: created.length,
-    updated: updated.length,
-    unchanged: mappings.size - created.length - updated.length,
-    removed: removed.length,
-  };
+  return changeOf(mappings.size, created.length, updated.length, removed.length);
 }
 
 /** Items held for the framework after the import, counted by the database. */
@@ -184,7 +160,7 @@ async function importCtid({ services, location, actor }: ImportContext, framewor
   const { id: frameworkId, change: frameworkChange } = await syncFramework(services, actor, location, framework, source);
   const controls = await syncControls(services, actor, location, frameworkId, source.controls);
   const mappings = await syncMappings(services, actor, location, frameworkId, source.mappings, controls.idByControlId);
-  await inBatches(services, actor, controls.removed, async (uow, batch) => {
+  await inBatches(services, actor, controls.removed, BATCHES, async (uow, batch) => {
     await uow.tx.complianceControl.deleteMany({ where: { id: { in: batch.map((control) => control.id) } } });
     await uow.audit({
       action: 'import_compliance',

@@ -1,5 +1,5 @@
 import { allow } from '../../graphql/access.ts';
-import { pagingOf } from '../../graphql/pagination.ts';
+import { pagingOf, pageArgs } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { complianceRoles } from './permissions.ts';
@@ -34,8 +34,7 @@ builder.queryFields((t) => ({
     args: {
       frameworkId: t.arg.id({ required: true }),
       filter: t.arg({ type: ComplianceControlFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { frameworkId, filter, offset, limit }, context) =>
       compliance.listControls(context.services, String(frameworkId), filter, pagingOf({ offset, limit })),
@@ -45,7 +44,7 @@ builder.queryFields((t) => ({
     type: ComplianceControlPage,
     description: `Controls of a framework with coverage status gap, by control id (${pageDescription}).`,
     authScopes: allow(complianceRoles.read),
-    args: { frameworkId: t.arg.id({ required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { frameworkId: t.arg.id({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { frameworkId, offset, limit }, context) =>
       compliance.listGaps(context.services, String(frameworkId), pagingOf({ offset, limit })),
   }),

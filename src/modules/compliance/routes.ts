@@ -1,4 +1,4 @@
-import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { complianceRoles } from './permissions.ts';
 
 const FRAMEWORK_FIELDS = `id key name version attackVersion updatedAt controlCount
@@ -24,22 +24,13 @@ export const complianceRoutes: Route[] = [
     method: 'GET',
     path: '/compliance/:framework_id/controls',
     tag: 'Compliance',
-    summary:
-      'Controls of a framework (uuid or key) with coverage status and mapped techniques (filters status, family, search; offset default 0, limit default 50, max 200)',
+    summary: 'Controls of a framework (uuid or key) with coverage status and mapped techniques (filters status, family, search)',
     roles: complianceRoles.read,
     document: `query ($frameworkId: ID!, $status: ControlCoverage, $family: String, $search: String, $offset: Int, $limit: Int) {
       complianceControls(frameworkId: $frameworkId, filter: { status: $status, family: $family, search: $search }, offset: $offset, limit: $limit) {
         items { ${CONTROL_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      frameworkId: path('framework_id'),
-      status: query('status'),
-      family: query('family'),
-      search: query('search'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'GET',
@@ -56,18 +47,15 @@ export const complianceRoutes: Route[] = [
         inactiveAttackIds inactiveCount
       }
     }`,
-    variables: { frameworkId: path('framework_id') },
   },
   {
     method: 'GET',
     path: '/compliance/:framework_id/gaps',
     tag: 'Compliance',
-    summary:
-      'Uncovered controls (coverage status gap) of a framework with their mapped techniques (offset default 0, limit default 50, max 200)',
+    summary: 'Uncovered controls (coverage status gap) of a framework with their mapped techniques',
     roles: complianceRoles.read,
     document: `query ($frameworkId: ID!, $offset: Int, $limit: Int) {
       complianceGaps(frameworkId: $frameworkId, offset: $offset, limit: $limit) { items { ${CONTROL_FIELDS} } total offset limit }
     }`,
-    variables: { frameworkId: path('framework_id'), offset: query('offset'), limit: query('limit') },
   },
 ];

@@ -1,40 +1,14 @@
-import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-work.ts';
+import type { Actor } from '../../db/unit-of-work.ts';
+import { inBatches } from '../../sources/batches.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
 import type { Importer } from '../../sources/importer.ts';
 import { pairKey, readD3fend, type DefensiveTechniqueData, type PairData } from './d3fend.ts';
+import { canonicalJson, changeOf, type Change } from '../../sources/diff.ts';
 
-const BATCH_SIZE = 500;
-const TIMEOUT = 120_000;
+const BATCHES = { size: 500, timeout: 120_000 };
 const TECHNIQUE_FIELDS = ['name', 'tactic', 'parent', 'topLevel'] as const;
-
-interface Change {
-  new: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
-}
-
-/** JSON with sorted keys: jsonb does not keep key order, so stored and parsed values compare by content. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Runs `work` over `items` in slices, one transaction (with its audit entry) per slice. */
-async function inBatches<T>(services: Services, actor: Actor, items: T[], work: (uow: UnitOfWork, batch: T[]) => Promise<void>) {
-  for (let start = 0; start < items.length; start += BATCH_SIZE) {
-    const batch = items.slice(start, start + BATCH_SIZE);
-    await inTransaction(services, actor, (uow) => work(uow, batch), { timeout: TIMEOUT });
-  }
-}
 
 /** Creates and updates defensive techniques; returns the id of every technique by D3FEND id and those to remove. */
 async function syncTechniques(services: Services, actor: Actor, location: string, techniques: Map<string, DefensiveTechniqueData>) {
@@ -52,12 +26,12 @@ async function syncTechniques(services: Services, actor: Actor, location: string
   }
   const removed = stored.filter((technique) => !techniques.has(technique.d3fendId));
 
-  await inBatches(services, actor, created, async (uow, batch) => {
+  await inBatches(services, actor, created, BATCHES, async (uow, batch) => {
     const rows = await uow.tx.defensiveTechnique.createManyAndReturn({ data: batch, select: { id: true, d3fendId: true } });
     for (const row of rows) idByD3fendId.set(row.d3fendId, row.id);
     await uow.audit({ action: 'import_d3fend', entityType: 'defensive_technique', details: { location, created: batch.length } });
   });
-  await inBatches(services, actor, updated, async (uow, batch) => {
+  await inBatches(services, actor, updated, BATCHES, async (uow, batch) => {
     for (const { id, data } of batch) await uow.tx.defensiveTechnique.update({ where: { id }, data });
     await uow.audit({
       action: 'import_d3fend',
@@ -65,12 +39,7 @@ async function syncTechniques(services: Services, actor: Actor, location: string
       details: { location, updated: batch.map(({ data }) => data.d3fendId) },
     });
   });
-  const change: Change = {
-    new: created.length,
-    updated: updated.length,
-    unchanged: techniques.size - created.length - updated.length,
-    removed: removed.length,
-  };
+  const change = changeOf(techniques.size, created.length, updated.length, removed.length);
   return { idByD3fendId, removed, change };
 }
 
@@ -95,25 +64,25 @@ async function syncMappings(
     const existing = storedByKey.get(key);
     const details = pair.details as unknown as Prisma.InputJsonValue;
     if (!existing) created.push({ defensiveTechniqueId: idByD3fendId.get(pair.d3fendId)!, attackId: pair.attackId, details });
-    else if (canonical(existing.details) !== canonical(pair.details)) updated.push({ id: existing.id, details: pair.details });
+    else if (canonicalJson(existing.details) !== canonicalJson(pair.details)) updated.push({ id: existing.id, details: pair.details });
   }
   const removed = [...storedByKey].filter(([key]) => !pairs.has(key)).map(([, mapping]) => mapping.id);
 
-  await inBatches(services, actor, created, async (uow, batch) => {
+  await inBatches(services, actor, created, BATCHES, async (uow, batch) => {
     await uow.tx.countermeasureMapping.createMany({ data: batch });
     await uow.audit({ action: 'import_d3fend', entityType: 'countermeasure_mapping', details: { location, created: batch.length } });
   });
-  await inBatches(services, actor, updated, async (uow, batch) => {
+  await inBatches(services, actor, updated, BATCHES, async (uow, batch) => {
     for (const { id, details } of batch) {
       await uow.tx.countermeasureMapping.update({ where: { id }, data: { details: details as unknown as Prisma.InputJsonValue } });
     }
     await uow.audit({ action: 'import_d3fend', entityType: 'countermeasure_mapping', details: { location, updated: batch.length } });
   });
-  await inBatches(services, actor, removed, async (uow, batch) => {
+  await inBatches(services, actor, removed, BATCHES, async (uow, batch) => {
     await uow.tx.countermeasureMapping.deleteMany({ where: { id: { in: batch } } });
     await uow.audit({ action: 'import_d3fend', entityType: 'countermeasure_mapping', details: { location, removed: batch.length } });
   });
-  return { new: created.length, updated: updated.length, unchanged: pairs.size - created.length - updated.length, removed: removed.length };
+  return changeOf(pairs.size, created.length, updated.length, removed.length);
 }
 
 /** Items held from D3FEND after the import, counted by the database. */
@@ -139,7 +108,7 @@ export const importD3fend: Importer = async ({ services, location, actor, log })
 
   const techniques = await syncTechniques(services, actor, location, source.techniques);
   const mappings = await syncMappings(services, actor, location, source.pairs, techniques.idByD3fendId);
-  await inBatches(services, actor, techniques.removed, async (uow, batch) => {
+  await inBatches(services, actor, techniques.removed, BATCHES, async (uow, batch) => {
     await uow.tx.defensiveTechnique.deleteMany({ where: { id: { in: batch.map((technique) => technique.id) } } });
     await uow.audit({
       action: 'import_d3fend',

@@ -5,6 +5,7 @@ import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { countermeasureRoles } from './permissions.ts';
 import * as countermeasures from './service.ts';
 import { CountermeasureFilterInput, DefensiveTechniquePage, TechniqueCountermeasureType } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   countermeasures: t.field({
@@ -14,8 +15,7 @@ builder.queryFields((t) => ({
     authScopes: allow(countermeasureRoles.read),
     args: {
       filter: t.arg({ type: CountermeasureFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       countermeasures.listCountermeasures(

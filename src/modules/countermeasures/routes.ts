@@ -1,4 +1,4 @@
-import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { countermeasureRoles } from './permissions.ts';
 
 const LIST_FIELDS = `id d3fendId name tactic parent topLevel techniqueCount`;
@@ -8,20 +8,13 @@ export const countermeasuresRoutes: Route[] = [
     method: 'GET',
     path: '/countermeasures',
     tag: 'Countermeasures',
-    summary: 'List D3FEND countermeasures (filters tactic, search, ttp_id; offset default 0, limit default 50, max 200)',
+    summary: 'List D3FEND countermeasures (filters tactic, search, ttp_id)',
     roles: countermeasureRoles.read,
     document: `query ($tactic: String, $search: String, $ttpId: String, $offset: Int, $limit: Int) {
       countermeasures(filter: { tactic: $tactic, search: $search, ttpId: $ttpId }, offset: $offset, limit: $limit) {
         items { ${LIST_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      tactic: query('tactic'),
-      search: query('search'),
-      ttpId: query('ttp_id'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'GET',
@@ -38,7 +31,6 @@ export const countermeasuresRoutes: Route[] = [
         }
       }
     }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -51,6 +43,5 @@ export const countermeasuresRoutes: Route[] = [
         id d3fendId name tactic parent topLevel attackId details
       }
     }`,
-    variables: { ttpId: path('ttp_id') },
   },
 ];

@@ -6,6 +6,8 @@ export const dataSourceRoles = {
   read: Roles.any,
   update: Roles.admin,
   sync: Roles.admin,
+  /** POST /system/sync-ttp (runs the attack_enterprise source): the System section is admin only. */
+  syncTtp: Roles.admin,
   /** Why a sync failed names paths, hosts and status codes: only admins read it. */
   readFailure: Roles.admin,
 } as const;

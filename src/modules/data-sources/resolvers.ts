@@ -5,7 +5,9 @@ import { actorOf } from '../../graphql/context.ts';
 import { dataSourceRoles } from './permissions.ts';
 import * as dataSources from './service.ts';
 import { requestSync } from './sync.ts';
-import { DataSourceRunPage, DataSourceSyncRequestType, UpdateDataSourceInput } from './types.ts';
+import { syncTtp } from './attack-sync.ts';
+import { DataSourceRunPage, DataSourceSyncRequestType, SyncTtpResultType, UpdateDataSourceInput } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 /** Knowledge sources (one per kind: six today). */
 const DATA_SOURCE_MAX = 20;
@@ -31,8 +33,7 @@ builder.queryFields((t) => ({
     authScopes: allow(dataSourceRoles.read),
     args: {
       id: t.arg.string({ required: true, description: 'The id, or the kind (e.g. sigma).' }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { id, offset, limit }, context) =>
       dataSources.listRuns(context.services, id, { offset: offset ?? undefined, limit: limit ?? undefined }),
@@ -53,5 +54,14 @@ builder.mutationFields((t) => ({
     authScopes: allow(dataSourceRoles.sync),
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, context) => requestSync(context.services, actorOf(context), id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  syncTtp: t.field({
+    type: SyncTtpResultType,
+    description: 'Synchronises the ATT&CK catalog now from the attack_enterprise data source.',
+    authScopes: allow(dataSourceRoles.syncTtp),
+    resolve: (_root, _args, context) => syncTtp(context.services, actorOf(context)),
   }),
 }));

@@ -1,11 +1,20 @@
-import { body, path, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { dataSourceRoles } from './permissions.ts';
 
-const RUN_FIELDS = `id trigger status startedAt finishedAt changes committed error triggered_by: triggeredById`;
+const RUN_FIELDS = `id trigger status startedAt finishedAt changes committed error triggeredById`;
 const DATA_SOURCE_FIELDS = `id kind name location enabled schedule status error lastRunAt lastSuccessAt
   itemCounts licence { name url notice } nextRunTime lastRun { ${RUN_FIELDS} } createdAt updatedAt`;
 
 export const dataSourcesRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/system/sync-ttp',
+    expensive: true,
+    tag: 'System',
+    summary: 'Run the ATT&CK catalog sync now; returns message, new and updated (techniques and sub-techniques)',
+    roles: dataSourceRoles.syncTtp,
+    document: 'mutation { syncTtp { message new updated } }',
+  },
   {
     method: 'GET',
     path: '/data-sources',
@@ -21,7 +30,7 @@ export const dataSourcesRoutes: Route[] = [
     summary: 'Update a source: location (http(s) URL, file: URL or absolute path), schedule (cron, UTC, or null), enabled',
     roles: dataSourceRoles.update,
     document: `mutation ($id: String!, $input: UpdateDataSourceInput!) { updateDataSource(id: $id, input: $input) { ${DATA_SOURCE_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'POST',
@@ -34,6 +43,5 @@ export const dataSourcesRoutes: Route[] = [
     roles: dataSourceRoles.sync,
     status: 202,
     document: `mutation ($id: String!) { syncDataSource(id: $id) { dataSource { ${DATA_SOURCE_FIELDS} } run { ${RUN_FIELDS} } jobId workers detail } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { DataSource, DataSourceKind } from '../../generated/prisma/client.ts';
 import type { DynamicSchedule, Repeat, ScheduledJob } from '../../jobs/types.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput } from '../../validation.ts';
+import { page, parseInput, isUuid } from '../../validation.ts';
 import { configuredLocation, DATA_SOURCE_DEFAULTS, DATA_SOURCE_KINDS, scheduleIdOf } from './defaults.ts';
 import { scheduleProblem, updateDataSourceSchema } from './validation.ts';
 
@@ -14,7 +14,6 @@ type RunQuery = { select?: Prisma.DataSourceRunSelect; include?: Prisma.DataSour
 export const SYNC_JOB = 'sync-data-source';
 export const RUNS_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 const runsPage = page(RUNS_PAGE.defaultLimit, RUNS_PAGE.maxLimit);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * One row per kind, created when missing. A row whose location no admin has set (no `update_data_source` audit
@@ -59,7 +58,7 @@ export async function ensureDataSources(services: Services): Promise<void> {
 /** The unique key of a data source given by its id (UUID) or its kind (e.g. `sigma`). */
 export function uniqueWhere(idOrKind: string): Prisma.DataSourceWhereUniqueInput {
   if ((DATA_SOURCE_KINDS as string[]).includes(idOrKind)) return { kind: idOrKind as DataSourceKind };
-  if (UUID.test(idOrKind)) return { id: idOrKind };
+  if (isUuid(idOrKind)) return { id: idOrKind };
   throw new NotFoundError('Data source', idOrKind);
 }
 

@@ -8,6 +8,7 @@ import { pageType } from '../../graphql/pagination.ts';
 import { DATA_SOURCE_DEFAULTS, type DataLicence } from './defaults.ts';
 import { visibleSyncError } from './permissions.ts';
 import { scheduledSyncs } from './service.ts';
+import type { SyncTtpResult } from './attack-sync.ts';
 
 export const DataSourceKindEnum = builder.enumType(DataSourceKind, {
   name: 'DataSourceKind',
@@ -128,5 +129,19 @@ export const UpdateDataSourceInput = builder.inputType('UpdateDataSourceInput', 
     location: t.string({ required: false, description: 'http(s) URL, file: URL or absolute path.' }),
     schedule: t.string({ required: false, description: 'Cron pattern (5 fields, UTC, at most hourly); null for manual syncs only.' }),
     enabled: t.boolean({ required: false }),
+  }),
+});
+
+export const SyncTtpResultType = builder.objectRef<SyncTtpResult>('SyncTtpResult').implement({
+  description: 'What a run of the ATT&CK catalog sync did.',
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    new: t.exposeInt('new', { description: 'New techniques and sub-techniques.' }),
+    updated: t.exposeInt('updated', { description: 'Techniques and sub-techniques whose stored fields changed.' }),
+    counts: t.expose('counts', {
+      type: 'JSON',
+      description: 'Items the catalog holds afterwards, by kind (techniques, sub_techniques, tactics, …).',
+    }),
+    changes: t.expose('changes', { type: 'JSON', description: 'new / updated / unchanged … by kind of item.' }),
   }),
 });

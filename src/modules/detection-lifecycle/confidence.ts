@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
+import { validationIs } from './validation-states.ts';
 
 /**
  * Detection confidence of a technique, 0–100 (docs/detection-lifecycle.md):
@@ -8,7 +9,7 @@ import type { Db } from '../../db/client.ts';
  *
  * a: active linked assets, min(n, 2) / 2 (one asset 0.5, two or more 1);
  * v: the freshest validation's remaining life, max over fresh validations of 1 − age / (valid_until − validated_at)
- *    (a validation is fresh while not invalidated and before valid_until; 0 without one);
+ *    (fresh as validation-states.ts defines it; 0 without one);
  * c: infrastructure changes touching the technique (directly, through a linked asset, or a linked asset's
  *    platform) recorded after its latest validation (0 without any validation).
  */
@@ -38,7 +39,7 @@ export const LATEST_VALIDATIONS = Prisma.sql`
 
 /** The techniques with a fresh validation: not invalidated, not yet expired (column technique_id). */
 export const FRESHLY_VALIDATED = Prisma.sql`
-  SELECT DISTINCT technique_id FROM detection_validations WHERE invalidated_at IS NULL AND valid_until > now()`;
+  SELECT DISTINCT technique_id FROM detection_validations WHERE ${validationIs('fresh')}`;
 
 /**
  * Per technique with a linked asset: how many are active, and every linked asset id and platform an
@@ -66,10 +67,10 @@ export function confidenceRows(db: Db, techniqueIds?: readonly string[]): Promis
     ), assets AS (${TECHNIQUE_LINKS}
     ), validations AS (
       SELECT technique_id,
-             (count(*) FILTER (WHERE invalidated_at IS NULL AND valid_until > now()))::int AS fresh,
+             (count(*) FILTER (WHERE ${validationIs('fresh')}))::int AS fresh,
              coalesce(max(greatest(0, 1 - extract(epoch FROM now() - validated_at)
                                       / nullif(extract(epoch FROM valid_until - validated_at), 0)))
-                        FILTER (WHERE invalidated_at IS NULL AND valid_until > now()), 0)::float8 AS term,
+                        FILTER (WHERE ${validationIs('fresh')}), 0)::float8 AS term,
              max(validated_at) AS last_validated_at
         FROM detection_validations GROUP BY technique_id
     ), base AS (

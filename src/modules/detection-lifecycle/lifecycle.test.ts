@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { until } from '../../../test/helpers/events.ts';
+import { eventsSettled, until } from '../../../test/helpers/events.ts';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/smtp.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
@@ -75,7 +75,7 @@ describe('detection lifecycle end to end over REST', () => {
     await advance(app, t, test.id, 'validated');
     const [validation] = await until(async () => {
       const list = (await app.api('GET', `/detection-lifecycle/validations?technique=${tech.ttpId}`, { token: t.viewer.token })).body;
-      return list.length ? list : undefined;
+      return list.total ? list.items : undefined;
     });
     expect(validation).toMatchObject({ asset_id: asset.body.id, test_id: test.id, source: 'test', status: 'fresh', result: 'detected' });
     const validDays = (Date.parse(validation.valid_until) - Date.parse(validation.validated_at)) / 86_400_000;
@@ -103,38 +103,43 @@ describe('detection lifecycle end to end over REST', () => {
       body: { title: 'EDR agent 7.2 upgrade', platforms: ['windows'] },
     });
     expect(change).toMatchObject({ status: 201, body: { invalidated_validations: 1, platforms: ['windows'] } });
-    const [invalidated] = (await app.api('GET', `/detection-lifecycle/validations?technique=${tech.ttpId}`, { token: t.viewer.token }))
-      .body;
+    const [invalidated] = (await app.api('GET', `/detection-lifecycle/validations?technique=${tech.ttpId}`, { token: t.viewer.token })).body
+      .items;
     expect(invalidated).toMatchObject({
       status: 'invalidated',
       invalidated_by_change_id: change.body.id,
       invalidated_reason: 'infrastructure change: EDR agent 7.2 upgrade',
     });
 
+    // The change's event has the queue rebuilt after the commit.
+    await eventsSettled(app);
     const queue = await app.api('GET', '/ownership/revalidation-queue', { token: t.blue_lead.token });
     expect(
-      queue.body
+      queue.body.items
         .filter((entry: any) => entry.technique.ttp_id === tech.ttpId)
         .map((entry: any) => entry.reason)
         .sort(),
     ).toEqual(['infrastructure_change', 'validation_invalidated']);
     expect((await app.api('GET', '/ownership/revalidation-queue', { token: t.red_lead.token })).status).toBe(403);
     const ofTechnique = await app.graphql(
-      'query ($technique: String) { revalidationQueue(technique: $technique) { reason technique { ttpId } } }',
+      'query ($technique: String) { revalidationQueue(technique: $technique) { items { reason technique { ttpId } } total } }',
       { technique: tech.ttpId },
       t.blue_lead.token,
     );
     expect(ofTechnique.errors).toBeUndefined();
-    expect(ofTechnique.data.revalidationQueue.map((entry: any) => [entry.technique.ttpId, entry.reason]).sort()).toEqual([
+    expect(ofTechnique.data.revalidationQueue.total).toBe(2);
+    expect(ofTechnique.data.revalidationQueue.items.map((entry: any) => [entry.technique.ttpId, entry.reason]).sort()).toEqual([
       [tech.ttpId, 'infrastructure_change'],
       [tech.ttpId, 'validation_invalidated'],
     ]);
     const unknown = await app.api('GET', '/ownership/revalidation-queue?technique=T9999', { token: t.blue_lead.token });
     expect(unknown.status).toBe(404);
-    const ownerNotice = await app.services.prisma.notification.findFirst({
-      where: { userId: t.blue_lead.id, event: 'revalidation_needed' },
-    });
-    expect(ownerNotice?.message).toContain(tech.ttpId);
+    const ownerNotice = await until(
+      async () =>
+        (await app.services.prisma.notification.findFirst({ where: { userId: t.blue_lead.id, event: 'revalidation_needed' } })) ??
+        undefined,
+    );
+    expect(ownerNotice.message).toContain(tech.ttpId);
 
     // No fresh validation, one change since the latest: round(100 × (0.2 × 0.5 + 0) × 0.5) = 5.
     expect(await confidenceOf(tech.ttpId)).toMatchObject({
@@ -149,8 +154,8 @@ describe('detection lifecycle end to end over REST', () => {
     const again = await app.api('POST', '/alerts/evaluate', { token: t.blue_lead.token });
     expect(again.body.fired).toBe(0);
     const alerts = await app.api('GET', `/alerts?rule_type=confidence_below&status=open`, { token: t.viewer.token });
-    expect(alerts.body).toHaveLength(1);
-    expect(alerts.body[0]).toMatchObject({
+    expect(alerts.body).toMatchObject({ total: 1, offset: 0, limit: 50 });
+    expect(alerts.body.items[0]).toMatchObject({
       subject: tech.id,
       technique_id: tech.id,
       severity: 'high',
@@ -161,7 +166,7 @@ describe('detection lifecycle end to end over REST', () => {
     const leadNotice = await until(
       async () =>
         (await app.services.prisma.notification.findFirst({
-          where: { userId: t.red_lead.id, event: 'alert_fired', entityId: alerts.body[0].id },
+          where: { userId: t.red_lead.id, event: 'alert_fired', entityId: alerts.body.items[0].id },
         })) ?? undefined,
     );
     expect(leadNotice.message).toContain(tech.ttpId);
@@ -173,7 +178,7 @@ describe('detection lifecycle end to end over REST', () => {
     }) as any;
     expect(message).toMatchObject({
       type: 'alert.fired',
-      data: { alert_id: alerts.body[0].id, rule_type: 'confidence_below', technique_id: tech.id },
+      data: { alert_id: alerts.body.items[0].id, rule_type: 'confidence_below', technique_id: tech.id },
     });
     const [mail] = await smtp.waitFor('blue.lead@example.test', 1);
     expect(mail.subject).toContain('Alert (high)');

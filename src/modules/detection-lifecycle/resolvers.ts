@@ -1,11 +1,14 @@
-import { Roles } from '../../auth/roles.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import * as lifecycle from './service.ts';
 import {
+  DetectionAssetPage,
+  DetectionValidationPage,
+  InfrastructureChangePage,
   CreateDetectionAssetInput,
   CreateDetectionValidationInput,
   DetectionAssetKindEnum,
@@ -14,13 +17,11 @@ import {
   RecordInfrastructureChangeInput,
   UpdateDetectionAssetInput,
 } from './types.ts';
-
-/** The spec: reads for every role, changes for blue leads and admins. */
-export const lifecycleRoles = { read: Roles.any, write: Roles.blueLead } as const;
+import { lifecycleRoles } from './permissions.ts';
 
 builder.queryFields((t) => ({
-  detectionAssets: t.prismaField({
-    type: ['DetectionAsset'],
+  detectionAssets: t.field({
+    type: DetectionAssetPage,
     description: 'Detection assets by name (limit default 50, max 200).',
     complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
     authScopes: allow(lifecycleRoles.read),
@@ -32,12 +33,12 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
       limit: t.arg.int(),
     },
-    resolve: (query, _root, args, context) =>
+    resolve: (_root, args, context, info) =>
       lifecycle.listAssets(
         context.services,
         { status: args.status, kind: args.kind, platform: args.platform, technique: args.technique },
         pagingOf(args),
-        query,
+        queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),
   detectionAsset: t.prismaField({
@@ -46,8 +47,8 @@ builder.queryFields((t) => ({
     args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => lifecycle.getAsset(context.services, String(id), query),
   }),
-  detectionValidations: t.prismaField({
-    type: ['DetectionValidation'],
+  detectionValidations: t.field({
+    type: DetectionValidationPage,
     description: 'Validations, newest first (limit default 50, max 200).',
     complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
     authScopes: allow(lifecycleRoles.read),
@@ -58,29 +59,34 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
       limit: t.arg.int(),
     },
-    resolve: (query, _root, args, context) =>
+    resolve: (_root, args, context, info) =>
       lifecycle.listValidations(
         context.services,
         { technique: args.technique, assetId: args.assetId, status: args.status },
         pagingOf(args),
-        query,
+        queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),
-  infrastructureChanges: t.prismaField({
-    type: ['InfrastructureChange'],
+  infrastructureChanges: t.field({
+    type: InfrastructureChangePage,
     description: 'Infrastructure changes, newest first (limit default 50, max 200).',
     complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
     authScopes: allow(lifecycleRoles.read),
-    args: { since: t.arg({ type: 'DateTime' }), platform: t.arg.string(), offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) =>
-      lifecycle.listChanges(context.services, { since: args.since, platform: args.platform }, pagingOf(args), query),
+    args: { since: t.arg({ type: 'DateTime' }), platform: t.arg.string(), ...pageArgs(t.arg) },
+    resolve: (_root, args, context, info) =>
+      lifecycle.listChanges(
+        context.services,
+        { since: args.since, platform: args.platform },
+        pagingOf(args),
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
   detectionLifecycleDashboard: t.field({
     type: LifecycleDashboardType,
     description: 'Detection confidence per technique with its terms, lowest first (limit default 50, max 200).',
     complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
     authScopes: allow(lifecycleRoles.read),
-    args: { technique: t.arg.string(), offset: t.arg.int(), limit: t.arg.int() },
+    args: { technique: t.arg.string(), ...pageArgs(t.arg) },
     resolve: (_root, args, context) => lifecycle.dashboard(context.services, { technique: args.technique }, pagingOf(args)),
   }),
 }));

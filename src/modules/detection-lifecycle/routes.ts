@@ -1,5 +1,5 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { lifecycleRoles } from './resolvers.ts';
+import { body, path, type Route } from '../../../rest-adapter/types.ts';
+import { lifecycleRoles } from './permissions.ts';
 
 const TAG = 'Detection lifecycle';
 const BASE = '/detection-lifecycle';
@@ -10,18 +10,15 @@ const VALIDATION_FIELDS =
 const CHANGE_FIELDS = 'id title description changedAt platforms assetIds techniqueIds invalidatedValidations createdAt';
 const CONFIDENCE_FIELDS =
   'techniqueId ttpId name activeAssets assetTerm freshValidations validationTerm lastValidatedAt changesSinceValidation changeFactor confidence';
-const PAGE = { offset: query('offset'), limit: query('limit') };
-
 export const detectionLifecycleRoutes: Route[] = [
   {
     method: 'GET',
     path: `${BASE}/assets`,
     tag: TAG,
-    summary: 'Detection assets (filters status, kind, platform, technique; offset, limit default 50, max 200)',
+    summary: 'Detection assets (filters status, kind, platform, technique)',
     roles: lifecycleRoles.read,
     document: `query ($status: DetectionAssetStatus, $kind: DetectionAssetKind, $platform: String, $technique: String, $offset: Int, $limit: Int) {
-      detectionAssets(status: $status, kind: $kind, platform: $platform, technique: $technique, offset: $offset, limit: $limit) { ${ASSET_FIELDS} } }`,
-    variables: { status: query('status'), kind: query('kind'), platform: query('platform'), technique: query('technique'), ...PAGE },
+      detectionAssets(status: $status, kind: $kind, platform: $platform, technique: $technique, offset: $offset, limit: $limit) { items { ${ASSET_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -40,7 +37,6 @@ export const detectionLifecycleRoutes: Route[] = [
     summary: 'One detection asset with its techniques',
     roles: lifecycleRoles.read,
     document: `query ($id: UUID!) { detectionAsset(id: $id) { ${ASSET_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -49,7 +45,7 @@ export const detectionLifecycleRoutes: Route[] = [
     summary: 'Update a detection asset',
     roles: lifecycleRoles.write,
     document: `mutation ($id: UUID!, $input: UpdateDetectionAssetInput!) { updateDetectionAsset(id: $id, input: $input) { ${ASSET_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -59,7 +55,6 @@ export const detectionLifecycleRoutes: Route[] = [
     roles: lifecycleRoles.write,
     status: 204,
     document: 'mutation ($id: UUID!) { deleteDetectionAsset(id: $id) }',
-    variables: { id: path('id') },
   },
   {
     method: 'POST',
@@ -68,7 +63,7 @@ export const detectionLifecycleRoutes: Route[] = [
     summary: 'Link a technique (tid: ATT&CK id or record id); 409 when already linked',
     roles: lifecycleRoles.write,
     document: `mutation ($id: UUID!, $technique: String!) { linkDetectionAssetTechnique(id: $id, technique: $technique) { ${ASSET_FIELDS} } }`,
-    variables: { id: path('id'), technique: path('tid') },
+    variables: { technique: path('tid') },
   },
   {
     method: 'DELETE',
@@ -77,17 +72,16 @@ export const detectionLifecycleRoutes: Route[] = [
     summary: 'Unlink a technique; answers the asset',
     roles: lifecycleRoles.write,
     document: `mutation ($id: UUID!, $technique: String!) { unlinkDetectionAssetTechnique(id: $id, technique: $technique) { ${ASSET_FIELDS} } }`,
-    variables: { id: path('id'), technique: path('tid') },
+    variables: { technique: path('tid') },
   },
   {
     method: 'GET',
     path: `${BASE}/validations`,
     tag: TAG,
-    summary: 'Validations, newest first (filters technique, asset_id, status fresh|expired|invalidated; offset, limit)',
+    summary: 'Validations, newest first (filters technique, asset_id, status fresh|expired|invalidated)',
     roles: lifecycleRoles.read,
     document: `query ($technique: String, $assetId: UUID, $status: String, $offset: Int, $limit: Int) {
-      detectionValidations(technique: $technique, assetId: $assetId, status: $status, offset: $offset, limit: $limit) { ${VALIDATION_FIELDS} } }`,
-    variables: { technique: query('technique'), assetId: query('asset_id'), status: query('status'), ...PAGE },
+      detectionValidations(technique: $technique, assetId: $assetId, status: $status, offset: $offset, limit: $limit) { items { ${VALIDATION_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -106,17 +100,15 @@ export const detectionLifecycleRoutes: Route[] = [
     summary: 'Invalidate a validation (body reason); 409 when already invalidated',
     roles: lifecycleRoles.write,
     document: `mutation ($id: UUID!, $reason: String!) { invalidateDetectionValidation(id: $id, reason: $reason) { ${VALIDATION_FIELDS} } }`,
-    variables: { id: path('id'), reason: body('reason') },
   },
   {
     method: 'GET',
     path: `${BASE}/infrastructure-changes`,
     tag: TAG,
-    summary: 'Infrastructure changes, newest first (filters since, platform; offset, limit)',
+    summary: 'Infrastructure changes, newest first (filters since, platform)',
     roles: lifecycleRoles.read,
     document: `query ($since: DateTime, $platform: String, $offset: Int, $limit: Int) {
-      infrastructureChanges(since: $since, platform: $platform, offset: $offset, limit: $limit) { ${CHANGE_FIELDS} } }`,
-    variables: { since: query('since'), platform: query('platform'), ...PAGE },
+      infrastructureChanges(since: $since, platform: $platform, offset: $offset, limit: $limit) { items { ${CHANGE_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -132,10 +124,9 @@ export const detectionLifecycleRoutes: Route[] = [
     method: 'GET',
     path: `${BASE}/dashboard`,
     tag: TAG,
-    summary: 'Detection confidence per technique (0–100) with its terms, lowest first (filter technique; offset, limit)',
+    summary: 'Detection confidence per technique (0–100) with its terms, lowest first (filter technique)',
     roles: lifecycleRoles.read,
     document: `query ($technique: String, $offset: Int, $limit: Int) { detectionLifecycleDashboard(technique: $technique, offset: $offset, limit: $limit) {
       techniques { ${CONFIDENCE_FIELDS} } total averageConfidence withFreshValidation withoutActiveAsset computedAt } }`,
-    variables: { technique: query('technique'), ...PAGE },
   },
 ];

@@ -1,20 +1,18 @@
 import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
 import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { DetectionAssetKind, DetectionAssetStatus } from '../../generated/prisma/enums.ts';
+import { TechniqueRefType } from '../techniques/types.ts';
 import { UserSummaryType } from '../users/types.ts';
 import type { ConfidenceRow } from './confidence.ts';
 import type { LifecycleDashboard } from './service.ts';
+import { validationStatusOf } from './validation-states.ts';
 
 /** Most techniques one asset lists. */
 export const ASSET_TECHNIQUES_MAX = 200;
 
 export const DetectionAssetKindEnum = builder.enumType(DetectionAssetKind, { name: 'DetectionAssetKind' });
 export const DetectionAssetStatusEnum = builder.enumType(DetectionAssetStatus, { name: 'DetectionAssetStatus' });
-
-export const TechniqueRefType = builder.objectRef<{ id: string; ttpId: string; name: string }>('TechniqueRef').implement({
-  description: 'A technique named by its record id, ATT&CK id and name.',
-  fields: (t) => ({ id: t.exposeID('id'), ttpId: t.exposeString('ttpId'), name: t.exposeString('name') }),
-});
 
 export const DetectionAssetType = builder.prismaObject('DetectionAsset', {
   description: 'A detection deployed in the environment: a SIEM rule, EDR policy, IDS signature or log-source dependency.',
@@ -64,7 +62,7 @@ export const DetectionValidationType = builder.prismaObject('DetectionValidation
     status: t.string({
       description: 'fresh, expired or invalidated (now).',
       select: { invalidatedAt: true, validUntil: true },
-      resolve: (validation) => (validation.invalidatedAt ? 'invalidated' : validation.validUntil <= new Date() ? 'expired' : 'fresh'),
+      resolve: (validation) => validationStatusOf(validation, new Date()),
     }),
     invalidatedAt: t.expose('invalidatedAt', { type: 'DateTime', nullable: true }),
     invalidatedReason: t.exposeString('invalidatedReason', { nullable: true }),
@@ -167,3 +165,7 @@ export const RecordInfrastructureChangeInput = builder.inputType('RecordInfrastr
     techniqueIds: t.stringList({ description: 'ATT&CK ids or record ids.' }),
   }),
 });
+
+export const DetectionAssetPage = pageType('DetectionAssetPage', DetectionAssetType);
+export const DetectionValidationPage = pageType('DetectionValidationPage', DetectionValidationType);
+export const InfrastructureChangePage = pageType('InfrastructureChangePage', InfrastructureChangeType);

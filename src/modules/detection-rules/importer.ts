@@ -16,6 +16,8 @@ import {
 } from '../../sources/location.ts';
 import type { ImportReport, Importer } from '../../sources/importer.ts';
 import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from './sigma.ts';
+import { differsIn } from '../../sources/diff.ts';
+import { inBatches } from '../../sources/batches.ts';
 
 /**
  * The public default: the "all rules" archive of the SigmaHQ release whose ATT&CK tags match the v18 catalog.
@@ -24,7 +26,7 @@ import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from '.
 export const SIGMA_DEFAULT_LOCATION = 'https://github.com/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip';
 
 const RULE_FILE = /\.ya?ml$/i;
-const BATCH_SIZE = 200;
+const BATCHES = { size: 200, timeout: 120_000 };
 /** Lists in the report are cut at this length; the counts next to them stay exact. */
 const LISTED = 100;
 
@@ -91,20 +93,7 @@ const UPSTREAM_FIELDS = [
 
 type StoredRule = Pick<Prisma.DetectionRuleGetPayload<object>, (typeof UPSTREAM_FIELDS)[number] | 'id' | 'externalId' | 'isActive'>;
 
-/** Key order does not matter in log sources, so JSON values are compared with sorted keys. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-const differs = (stored: StoredRule, rule: SigmaRuleData) =>
-  !stored.isActive || UPSTREAM_FIELDS.some((field) => canonical(stored[field]) !== canonical(rule[field]));
+const differs = (stored: StoredRule, rule: SigmaRuleData) => !stored.isActive || differsIn(UPSTREAM_FIELDS, stored, rule);
 
 const listed = (items: string[]) => items.slice(0, LISTED);
 
@@ -153,46 +142,29 @@ export const importSigma: Importer = async ({ services, location, actor, log }) 
   }
   const gone = stored.filter((rule) => rule.isActive && !rules.has(rule.externalId ?? ''));
 
-  const timeout = 120_000;
-  for (let start = 0; start < created.length; start += BATCH_SIZE) {
-    const batch = created.slice(start, start + BATCH_SIZE);
-    await inTransaction(
-      services,
-      actor,
-      async (uow) => {
-        await uow.tx.detectionRule.createMany({
-          data: batch.map((rule) => ({ ...rule, source: SIGMA_SOURCE, logSource: rule.logSource as Prisma.InputJsonValue })),
-        });
-        await uow.audit({
-          action: 'import_detection_rules',
-          entityType: 'detection_rule',
-          details: { source: SIGMA_SOURCE, location, created: batch.length },
-        });
-      },
-      { timeout },
-    );
-  }
-  for (let start = 0; start < changed.length; start += BATCH_SIZE) {
-    const batch = changed.slice(start, start + BATCH_SIZE);
-    await inTransaction(
-      services,
-      actor,
-      async (uow) => {
-        for (const { id, rule } of batch) {
-          await uow.tx.detectionRule.update({
-            where: { id },
-            data: { ...rule, logSource: rule.logSource as Prisma.InputJsonValue, isActive: true },
-          });
-        }
-        await uow.audit({
-          action: 'import_detection_rules',
-          entityType: 'detection_rule',
-          details: { source: SIGMA_SOURCE, location, updated: batch.length },
-        });
-      },
-      { timeout },
-    );
-  }
+  await inBatches(services, actor, created, BATCHES, async (uow, batch) => {
+    await uow.tx.detectionRule.createMany({
+      data: batch.map((rule) => ({ ...rule, source: SIGMA_SOURCE, logSource: rule.logSource as Prisma.InputJsonValue })),
+    });
+    await uow.audit({
+      action: 'import_detection_rules',
+      entityType: 'detection_rule',
+      details: { source: SIGMA_SOURCE, location, created: batch.length },
+    });
+  });
+  await inBatches(services, actor, changed, BATCHES, async (uow, batch) => {
+    for (const { id, rule } of batch) {
+      await uow.tx.detectionRule.update({
+        where: { id },
+        data: { ...rule, logSource: rule.logSource as Prisma.InputJsonValue, isActive: true },
+      });
+    }
+    await uow.audit({
+      action: 'import_detection_rules',
+      entityType: 'detection_rule',
+      details: { source: SIGMA_SOURCE, location, updated: batch.length },
+    });
+  });
   if (gone.length) {
     await inTransaction(
       services,
@@ -210,7 +182,7 @@ export const importSigma: Importer = async ({ services, location, actor, log }) 
           },
         });
       },
-      { timeout },
+      { timeout: BATCHES.timeout },
     );
   }
 

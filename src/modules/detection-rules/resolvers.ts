@@ -1,6 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { sliceOfPage } from '../../graphql/pagination.ts';
+import { sliceOfPage, pageArgs } from '../../graphql/pagination.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { evaluateDetectionRule } from './evaluations.ts';
@@ -30,8 +30,7 @@ builder.queryFields((t) => ({
     authScopes: allow(detectionRuleRoles.read),
     args: {
       filter: t.arg({ type: DetectionRuleFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       rules.listDetectionRules(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),

@@ -1,37 +1,24 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
+import { DETECTION_EVALUATION_FIELDS } from '../test-runs/routes.ts';
 import { detectionRuleRoles } from './permissions.ts';
 
 const RULE_SUMMARY_FIELDS = `id title description source ttpTechniqueId techniqueIds severity status
   logSource externalId author references license sourceUrl isActive
-  created_by: createdById createdAt updatedAt`;
+  createdById createdAt updatedAt`;
 const RULE_FIELDS = `${RULE_SUMMARY_FIELDS} content`;
-
-/** The evaluation fields, also the list the test detail carries under `detection_evaluations`. */
-export const DETECTION_EVALUATION_FIELDS = `id testId ruleId ruleTitle ruleSource
-  ruleExternalId ruleAuthor triggered notes evaluated_by: evaluatedById evaluatedAt`;
 
 export const detectionRulesRoutes: Route[] = [
   {
     method: 'GET',
     path: '/detection-rules',
     tag: 'Detection rules',
-    summary:
-      'List detection rules by title (filters source, ttp_technique_id, severity, search, is_active; offset default 0, limit default 50, max 200); items omit content',
+    summary: 'List detection rules by title (filters source, ttp_technique_id, severity, search, is_active); items omit content',
     roles: detectionRuleRoles.read,
     document: `query ($source: String, $ttpTechniqueId: String, $severity: DetectionRuleSeverity, $search: String, $isActive: Boolean, $offset: Int, $limit: Int) {
       detectionRules(filter: { source: $source, ttpTechniqueId: $ttpTechniqueId, severity: $severity, search: $search, isActive: $isActive }, offset: $offset, limit: $limit) {
         items { ${RULE_SUMMARY_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      source: query('source'),
-      ttpTechniqueId: query('ttp_technique_id'),
-      severity: query('severity'),
-      search: query('search'),
-      isActive: query('is_active'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -62,7 +49,6 @@ export const detectionRulesRoutes: Route[] = [
     summary: 'One detection rule, with its content',
     roles: detectionRuleRoles.read,
     document: `query ($id: UUID!) { detectionRule(id: $id) { ${RULE_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -71,7 +57,7 @@ export const detectionRulesRoutes: Route[] = [
     summary: 'Update a rule (source and external_id are fixed; a Sigma re-import restores upstream fields of imported rules)',
     roles: detectionRuleRoles.update,
     document: `mutation ($id: UUID!, $input: UpdateDetectionRuleInput!) { updateDetectionRule(id: $id, input: $input) { ${RULE_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -81,6 +67,5 @@ export const detectionRulesRoutes: Route[] = [
     roles: detectionRuleRoles.delete,
     status: 204,
     document: `mutation ($id: UUID!) { deleteDetectionRule(id: $id) { id } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -1,6 +1,5 @@
 import type { Config } from '../../config.ts';
 import { publicBaseUrl } from '../../storage/index.ts';
-import type { NotificationEvent } from '../notifications/preferences.ts';
 
 export interface MailLink {
   label: string;
@@ -35,7 +34,7 @@ export function linkTo(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>, ...
   return `${publicBaseUrl(config)}/api/v1/${segments.map(encodeURIComponent).join('/')}`;
 }
 
-function footer(preference: NotificationEvent | null): string {
+function footer(preference: string | null): string {
   const why = preference
     ? `You receive this because the preference email_${preference} is on; turn it off with PATCH /api/v1/users/me/preferences.`
     : 'Sent by an administrator to check the e-mail settings.';
@@ -43,7 +42,7 @@ function footer(preference: NotificationEvent | null): string {
 }
 
 /** A plain-text part and an HTML part of the same content; every interpolated value is escaped in HTML. */
-export function renderMail(content: MailContent, preference: NotificationEvent | null): RenderedMail {
+export function renderMail(content: MailContent, preference: string | null): RenderedMail {
   const items = content.items ?? [];
   const text = [
     ...content.paragraphs,

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../auth/roles.ts';
+import { Roles, type Role } from '../../auth/roles.ts';
 import { QueueName } from '../../jobs/types.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { eventsSettled, eventually } from '../../../test/helpers/events.ts';
@@ -53,6 +53,18 @@ async function mailSettled(): Promise<void> {
     if (pending) throw new Error(`${pending} e-mail jobs pending`);
   }, 20_000);
 }
+
+/** The addresses of the active leads (admins, red and blue leads) who have not turned this preference off, sorted. */
+const leadAddresses = async (preference: string) =>
+  (
+    await app.services.prisma.user.findMany({
+      where: { role: { in: [...Roles.leads] }, isActive: true, email: { not: null } },
+      select: { email: true, preferences: true },
+    })
+  )
+    .filter((user) => (user.preferences as Record<string, unknown> | null)?.[preference] !== false)
+    .map((user) => user.email!)
+    .sort();
 
 /** Who received an e-mail whose text names `marker` (an id in its link), sorted. */
 const recipientsOf = (marker: string) =>
@@ -135,7 +147,7 @@ describe('e-mail on a validated test', () => {
 });
 
 describe('e-mail on a completed campaign', () => {
-  it('goes to its creator and every active red and blue lead with an address who wants it', async () => {
+  it('goes to its creator and every active lead (admins too) with an address who wants it', async () => {
     const skipped = {
       inactive: await member('red_lead', { isActive: false }),
       noAddress: await member('blue_lead', { email: null }),
@@ -143,7 +155,8 @@ describe('e-mail on a completed campaign', () => {
     };
     const id = await completedCampaign(t.viewer);
     await mailSettled();
-    expect(recipientsOf(id)).toEqual([t.viewer.email, t.red_lead.email, t.blue_lead.email].sort());
+    expect(recipientsOf(id)).toEqual([t.viewer.email, ...(await leadAddresses('email_campaign_completed'))].sort());
+    expect(recipientsOf(id)).toEqual(expect.arrayContaining([t.admin.email, t.red_lead.email, t.blue_lead.email]));
     for (const user of Object.values(skipped)) expect(mailTo(id, user.email)).toBeUndefined();
 
     const mail = mailTo(id, t.blue_lead.email)!;
@@ -247,7 +260,7 @@ describe('when mail fails', () => {
     }
     await mailSettled();
     expect(recipientsOf(testId)).toEqual([t.red_lead.email]);
-    expect(recipientsOf(campaignId)).toEqual([t.red_lead.email, t.blue_lead.email].sort());
+    expect(recipientsOf(campaignId)).toEqual(await leadAddresses('email_campaign_completed'));
   }, 60_000);
 
   it('a temporary refusal (4xx) is retried; a permanent one (5xx) is not', async () => {
@@ -291,7 +304,7 @@ describe('e-mail rows', () => {
   const pendingRow = (marker: string, nextAttemptAt = new Date()) =>
     app.services.prisma.emailDelivery.create({
       data: {
-        notice: 'test-validated-email',
+        notice: 'test_validated',
         eventId: randomUUID(),
         userId: t.red_lead.id,
         toAddress: t.red_lead.email,

@@ -1,16 +1,14 @@
 import { ForbiddenError, ValidationError } from '../../errors.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { LinkSigner } from '../../storage/links.ts';
-import { path, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { sendEvidenceFile } from './download.ts';
 import { evidenceRoles } from './permissions.ts';
 import { getEvidence } from './service.ts';
 import { receiveUpload } from './upload.ts';
 import './types.ts';
+import { EVIDENCE_FIELDS } from '../test-runs/routes.ts';
 
-/** Every field of an evidence record in the spec's snake_case (also used by the test detail). */
-export const EVIDENCE_FIELDS = `id testId team fileName contentType sizeBytes
-  sha256Hash uploadedAt uploaded_by: uploadedById downloadUrl downloadUrlExpiresAt`;
 const EVIDENCE = `query ($id: UUID!) { evidence(id: $id) { ${EVIDENCE_FIELDS} } }`;
 
 export const evidenceRoutes: Route[] = [
@@ -37,7 +35,6 @@ export const evidenceRoutes: Route[] = [
     summary: 'The evidence of a test, oldest first, each with a fresh download link',
     roles: evidenceRoles.read,
     document: `query ($id: UUID!) { testEvidence(testId: $id) { ${EVIDENCE_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -46,7 +43,6 @@ export const evidenceRoutes: Route[] = [
     summary: 'Evidence metadata with a time-limited download link',
     roles: evidenceRoles.read,
     document: EVIDENCE,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -54,6 +50,7 @@ export const evidenceRoutes: Route[] = [
     tag: 'Evidence',
     summary: 'The file, streamed through the service and checked against its SHA-256',
     roles: evidenceRoles.read,
+    responseTypes: ['application/octet-stream'],
     async handle(req, res, { context }) {
       const evidence = await getEvidence(context.services, String(req.params.id));
       await sendEvidenceFile(context.services, context.log, res, evidence);
@@ -65,6 +62,8 @@ export const evidenceRoutes: Route[] = [
     tag: 'Evidence',
     summary: 'The file through a signed download link (query expires and signature, as given in download_url); 403 when expired or altered',
     roles: evidenceRoles.signedLink,
+    queryParameters: { expires: { type: 'string' }, signature: { type: 'string' } },
+    responseTypes: ['application/octet-stream'],
     async handle(req, res, { context }) {
       const { expires, signature } = req.query;
       if (!LinkSigner.wellFormed(expires, signature))
@@ -83,6 +82,5 @@ export const evidenceRoutes: Route[] = [
     summary: 'Delete an evidence file (the uploader, RL, BL, A); answers the deleted record',
     roles: evidenceRoles.delete,
     document: `mutation ($id: UUID!) { deleteEvidence(id: $id) { id testId team fileName sha256Hash sizeBytes uploadedAt } }`,
-    variables: { id: path('id') },
   },
 ];

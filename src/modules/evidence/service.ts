@@ -8,15 +8,12 @@ import type { Team, TestState } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import type { DownloadLink } from '../../storage/types.ts';
 import { assertMayDelete, assertUploadState } from './permissions.ts';
+import { assertUuid } from '../../validation.ts';
 
 type Query = { include?: Prisma.EvidenceInclude; select?: Prisma.EvidenceSelect };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An id that is not a UUID names nothing: 404 like any other unknown id. */
-export function assertId(entity: string, id: string): void {
-  if (!UUID.test(id)) throw new NotFoundError(entity, id);
-}
+export const assertId = assertUuid;
 
 /** A fresh key for a file of this test; never derived from the uploaded file's name. */
 /** Most evidence files one test lists (its first ones): far above what a test is documented with. */

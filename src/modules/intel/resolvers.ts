@@ -6,6 +6,7 @@ import { actorOf } from '../../graphql/context.ts';
 import { intelRoles } from './permissions.ts';
 import * as intel from './service.ts';
 import { IntelFindingPage, IntelScanResultType } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   intelFindings: t.field({
@@ -13,7 +14,7 @@ builder.queryFields((t) => ({
     type: IntelFindingPage,
     description: `Findings of the intel scans, newest first (offset default 0, limit default ${intel.INTEL_FINDING_PAGE.defaultLimit}, max ${intel.INTEL_FINDING_PAGE.maxLimit}).`,
     authScopes: allow(intelRoles.readFindings),
-    args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { ...pageArgs(t.arg) },
     resolve: (_root, { offset, limit }, context, info) =>
       intel.listFindings(
         context.services,

@@ -3,8 +3,6 @@ import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-wor
 import type { IntelScan } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
-import { notifyUsers } from '../notifications/service.ts';
-import { FINDING_RECIPIENT_ROLES } from './permissions.ts';
 
 type FindingQuery = { include?: Prisma.IntelFindingInclude; select?: Prisma.IntelFindingSelect };
 
@@ -15,8 +13,6 @@ const pageSchema = page(INTEL_FINDING_PAGE.defaultLimit, INTEL_FINDING_PAGE.maxL
 const SCAN_LOCK = 'violet.intel_scan';
 /** A full catalog's worth of uses is a handful of set-based statements; the margin covers a busy database. */
 const SCAN_TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
-/** How many actors the lead notification names. */
-const ACTORS_NAMED = 3;
 
 export interface IntelScanOutcome {
   scan: IntelScan;
@@ -70,33 +66,6 @@ async function recordFindings(uow: UnitOfWork, scanId: string, now: Date): Promi
   return counts;
 }
 
-async function notifyLeads(uow: UnitOfWork, scanId: string, counts: ScanCounts): Promise<string[]> {
-  const top = await uow.tx.$queryRaw<{ name: string; uses: number }[]>`
-    SELECT threat_actors.name, count(*)::int AS uses
-    FROM intel_findings JOIN threat_actors ON threat_actors.id = intel_findings.actor_id
-    WHERE intel_findings.scan_id = ${scanId}::uuid
-    GROUP BY threat_actors.name
-    ORDER BY uses DESC, threat_actors.name
-    LIMIT ${ACTORS_NAMED}`;
-  const leads = await uow.tx.user.findMany({ where: { role: { in: [...FINDING_RECIPIENT_ROLES] }, isActive: true }, select: { id: true } });
-  const named = top.map((actor) => `${actor.name} (${actor.uses})`).join(', ');
-  const others = counts.actors > top.length ? ` and ${plural(counts.actors - top.length, 'other actor')}` : '';
-  return notifyUsers(
-    uow,
-    leads.map((lead) => lead.id),
-    {
-      event: 'intel_findings',
-      title: `Intel scan: ${plural(counts.found, 'new technique use')} by threat actors`,
-      message:
-        `${plural(counts.found, 'new technique use')} by ${plural(counts.actors, 'threat actor')} on ` +
-        `${plural(counts.techniques, 'technique')} not yet validated: ${named}${others}. ` +
-        `${plural(counts.flagged, 'technique')} newly flagged for review.`,
-      entityType: 'intel_scan',
-      entityId: scanId,
-    },
-  );
-}
-
 /** The baseline marks every use seen and reports nothing. */
 async function markBaseline(uow: UnitOfWork, now: Date): Promise<ScanCounts> {
   const { count } = await uow.tx.threatActorTechnique.updateMany({ where: { scannedAt: null }, data: { scannedAt: now } });
@@ -112,7 +81,7 @@ function outcomeMessage(baseline: boolean, counts: ScanCounts): string {
 /**
  * Looks at every technique use no scan has seen yet. The first scan that finds any is the baseline: it learns
  * what the catalog already holds and reports nothing. Later scans turn each new use on a technique that is not
- * validated into a finding, flag the technique for review and tell the leads. Idempotent: a re-run reports 0.
+ * validated into a finding and flag the technique for review; `intel.scan_completed` tells the leads (notice table). Idempotent: a re-run reports 0.
  */
 export function runIntelScan(services: Services, actor: Actor): Promise<IntelScanOutcome> {
   return inTransaction(
@@ -124,7 +93,6 @@ export function runIntelScan(services: Services, actor: Actor): Promise<IntelSca
       const baseline = !(await uow.tx.threatActorTechnique.findFirst({ where: { scannedAt: { not: null } }, select: { id: true } }));
       const started = await uow.tx.intelScan.create({ data: { startedAt: now, baseline }, select: { id: true } });
       const counts = baseline ? await markBaseline(uow, now) : await recordFindings(uow, started.id, now);
-      const notified = counts.found ? await notifyLeads(uow, started.id, counts) : [];
       const scan = await uow.tx.intelScan.update({ where: { id: started.id }, data: { finishedAt: new Date(), newItems: counts.found } });
       await uow.audit({
         action: 'run_intel_scan',
@@ -137,10 +105,15 @@ export function runIntelScan(services: Services, actor: Actor): Promise<IntelSca
           actors: counts.actors,
           techniques: counts.techniques,
           flagged_techniques: counts.flagged,
-          notified: notified.length,
         },
       });
-      uow.emit('intel.scan_completed', { scanId: scan.id, newItems: counts.found });
+      uow.emit('intel.scan_completed', {
+        scanId: scan.id,
+        newItems: counts.found,
+        actors: counts.actors,
+        techniques: counts.techniques,
+        flagged: counts.flagged,
+      });
       return { scan, baseline, newItems: counts.found, message: outcomeMessage(baseline, counts) };
     },
     SCAN_TRANSACTION,

@@ -7,8 +7,9 @@ import { Severity } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, uuid } from '../../validation.ts';
 import { inOrderOf, rankedPage, searchText } from './search.ts';
-import { assertTechnique, techniqueIdOf, techniqueKey } from './techniques.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { techniqueIdFor } from '../techniques/reference.ts';
+import { assertTechnique, techniqueIdOf, techniqueKey, techniqueRef } from './techniques.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
 
 type Query = { select?: Prisma.LessonLearnedSelect; include?: Prisma.LessonLearnedInclude };
 
@@ -19,7 +20,7 @@ const DERIVED_TITLE_MAX = 120;
 
 const longText = trimmed(TEXT_MAX);
 const editable = {
-  techniqueId: uuid,
+  techniqueId: techniqueRef,
   testId: uuid.nullable(),
   campaignId: uuid.nullable(),
   severity: z.enum(Severity),
@@ -117,7 +118,7 @@ export async function createLesson(services: Services, actor: Actor, input: unkn
   const { techniqueId: givenTechnique, testId, campaignId: givenCampaign, title, ...fields } = parseInput(createSchema, input);
   return inTransaction(services, actor, async (uow) => {
     const test = testId ? await testOf(uow.tx, testId) : null;
-    const techniqueId = givenTechnique ?? test?.techniqueId;
+    const techniqueId = givenTechnique ? await techniqueIdFor(uow.tx, givenTechnique) : test?.techniqueId;
     if (!techniqueId) throw new ValidationError('techniqueId', 'is required unless testId names the test the lesson comes from');
     if (test && test.techniqueId !== techniqueId) throw new ValidationError('techniqueId', 'is not the technique of the test');
     await assertTechnique(uow.tx, techniqueId);
@@ -154,10 +155,8 @@ export async function createLesson(services: Services, actor: Actor, input: unkn
 export async function updateLesson(services: Services, actor: Actor, id: string, input: unknown, query: Query = {}) {
   const changes = parseInput(updateSchema, input);
   return inTransaction(services, actor, async (uow) => {
-    await lockRow(uow.tx, 'lessons_learned', id);
-    const before = await uow.tx.lessonLearned.findUnique({ where: { id } });
-    if (!before) throw new NotFoundError('Lesson', id);
-    if (changes.techniqueId) await assertTechnique(uow.tx, changes.techniqueId);
+    const before = await lockAndRead(uow.tx, 'lessons_learned', 'Lesson', id, () => uow.tx.lessonLearned.findUnique({ where: { id } }));
+    if (changes.techniqueId) changes.techniqueId = await techniqueIdFor(uow.tx, changes.techniqueId);
     if (changes.campaignId) await assertCampaign(uow.tx, changes.campaignId);
     const testId = changes.testId === undefined ? before.testId : changes.testId;
     const techniqueId = changes.techniqueId ?? before.techniqueId;

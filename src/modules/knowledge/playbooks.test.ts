@@ -153,7 +153,7 @@ describe('playbooks: input', () => {
       status: 400,
       body: { field: 'technique_id', detail: 'technique_id: no technique with this id' },
     });
-    expect(await post({ ...valid, technique_id: ttpId })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
+    expect(await post({ ...valid, technique_id: 'T0000.000' })).toMatchObject({ status: 400, body: { field: 'technique_id' } });
     expect(await post({ ...valid, type: 'planning' })).toMatchObject({ status: 400, body: { field: 'type' } });
     expect(await post({ ...valid, title: '  ' })).toMatchObject({ status: 400, body: { field: 'title' } });
     expect(await post({ ...valid, tags: ['ok', ' '] })).toMatchObject({ status: 400, body: { field: 'tags.1' } });
@@ -261,5 +261,26 @@ describe('playbooks: listing and full-text search', () => {
     const queries = (limit: number) =>
       countQueries(() => app.api('GET', `/knowledge/playbooks?search=kerberoasting&limit=${limit}`, { token: t.viewer.token }));
     expect(await queries(3)).toBe(await queries(1));
+  });
+});
+
+describe('playbooks and lessons name their technique by uuid or ATT&CK id', () => {
+  it('a playbook and a lesson created and moved by ATT&CK id, in any case, store the uuid; an unknown id is a 400', async () => {
+    const attack = await technique(app, 'T8765.001');
+    const created = await createPlaybook({ technique_id: 't8765.001' });
+    expect(created).toMatchObject({ technique_id: attack.id, ttp_id: 'T8765.001' });
+    const other = await technique(app, 'T8765.002');
+    const moved = await patch(created.id, { version: 1, technique_id: other.ttpId });
+    expect(moved).toMatchObject({ status: 200, body: { technique_id: other.id, version: 2 } });
+    const lesson = await app.api('POST', '/knowledge/lessons', {
+      token: t.red_lead.token,
+      body: { technique_id: 'T8765.001', what_happened: 'Missed', root_cause: 'No rule' },
+    });
+    expect(lesson).toMatchObject({ status: 201, body: { technique_id: attack.id } });
+    const unknown = await app.api('POST', '/knowledge/playbooks', {
+      token: t.red_lead.token,
+      body: { technique_id: 'T9999.999', type: 'execution', title: 'Nowhere' },
+    });
+    expect(unknown).toMatchObject({ status: 400, body: { field: 'technique_id' } });
   });
 });

@@ -6,10 +6,11 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { PlaybookType } from '../../generated/prisma/enums.ts';
 import type { Playbook } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput, trimmed, uuid } from '../../validation.ts';
+import { page, parseInput, trimmed } from '../../validation.ts';
 import { inOrderOf, rankedPage, searchText } from './search.ts';
-import { assertTechnique, techniqueIdOf, techniqueKey } from './techniques.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { techniqueIdFor } from '../techniques/reference.ts';
+import { assertTechnique, techniqueIdOf, techniqueKey, techniqueRef } from './techniques.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
 
 type Query = { select?: Prisma.PlaybookSelect; include?: Prisma.PlaybookInclude };
 
@@ -24,7 +25,7 @@ const tags = z
   .transform((list) => [...new Set(list)]);
 
 const editable = {
-  techniqueId: uuid,
+  techniqueId: techniqueRef,
   type: z.enum(PlaybookType),
   title: trimmed(300),
   content: z.string().max(PLAYBOOK_CONTENT_MAX, `must be at most ${PLAYBOOK_CONTENT_MAX} characters`),
@@ -106,16 +107,16 @@ export async function listPlaybookVersions(services: Services, id: string, pagin
 export async function createPlaybook(services: Services, actor: Actor, input: unknown, query: Query = {}) {
   const data = parseInput(createSchema, input);
   return inTransaction(services, actor, async (uow) => {
-    await assertTechnique(uow.tx, data.techniqueId);
+    const techniqueId = await techniqueIdFor(uow.tx, data.techniqueId);
     const playbook = await uow.tx.playbook.create({
       ...query,
-      data: { ...data, version: 1, createdById: actor.userId, updatedById: actor.userId },
+      data: { ...data, techniqueId, version: 1, createdById: actor.userId, updatedById: actor.userId },
     });
     await uow.audit({
       action: 'create_playbook',
       entityType: 'playbook',
       entityId: playbook.id,
-      details: { title: data.title, type: data.type, technique_id: data.techniqueId, version: 1 },
+      details: { title: data.title, type: data.type, technique_id: techniqueId, version: 1 },
     });
     return playbook;
   });
@@ -123,10 +124,7 @@ export async function createPlaybook(services: Services, actor: Actor, input: un
 
 /** Locks the playbook row for the rest of the transaction and re-reads it: changes of one playbook run in turn. */
 async function lockPlaybook(uow: UnitOfWork, id: string): Promise<Playbook> {
-  await lockRow(uow.tx, 'playbooks', id);
-  const playbook = await uow.tx.playbook.findUnique({ where: { id } });
-  if (!playbook) throw new NotFoundError('Playbook', id);
-  return playbook;
+  return lockAndRead(uow.tx, 'playbooks', 'Playbook', id, () => uow.tx.playbook.findUnique({ where: { id } }));
 }
 
 /** Keeps the current state of a locked playbook as a version, before a change replaces it. */
@@ -175,11 +173,11 @@ export async function updatePlaybook(services: Services, actor: Actor, id: strin
   return inTransaction(services, actor, async (uow) => {
     const before = await lockPlaybook(uow, id);
     assertCurrentVersion(before, version);
+    if (changes.techniqueId) changes.techniqueId = await techniqueIdFor(uow.tx, changes.techniqueId);
     const changed = Object.fromEntries(
       Object.entries(changes).filter(([key, value]) => value !== undefined && !sameValue(value, before[key as keyof Versioned])),
     ) as Partial<Versioned>;
     if (!Object.keys(changed).length) return uow.tx.playbook.findUniqueOrThrow({ ...query, where: { id } });
-    if (changed.techniqueId) await assertTechnique(uow.tx, changed.techniqueId);
     const playbook = await replaceVersion(uow, before, changed, null);
     await uow.audit({
       action: 'update_playbook',

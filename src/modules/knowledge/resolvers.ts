@@ -1,5 +1,5 @@
 import { allow } from '../../graphql/access.ts';
-import { pagingOf } from '../../graphql/pagination.ts';
+import { pagingOf, pageArgs } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
@@ -30,8 +30,7 @@ builder.queryFields((t) => ({
     authScopes: allow(knowledgeRoles.read),
     args: {
       filter: t.arg({ type: PlaybookFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) => playbooks.listPlaybooks(context.services, filter, pagingOf({ offset, limit })),
   }),
@@ -46,7 +45,7 @@ builder.queryFields((t) => ({
     description: `The earlier versions of a playbook, newest first (limit default ${playbooks.PLAYBOOK_VERSION_PAGE.defaultLimit}, max ${playbooks.PLAYBOOK_VERSION_PAGE.maxLimit}).`,
     complexity: pagedCost(playbooks.PLAYBOOK_VERSION_PAGE),
     authScopes: allow(knowledgeRoles.read),
-    args: { id: t.arg({ type: 'UUID', required: true }), offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    args: { id: t.arg({ type: 'UUID', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { id, offset, limit }, context) =>
       playbooks.listPlaybookVersions(context.services, String(id), pagingOf({ offset, limit })),
   }),
@@ -57,8 +56,7 @@ builder.queryFields((t) => ({
     authScopes: allow(knowledgeRoles.read),
     args: {
       filter: t.arg({ type: LessonFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) => lessons.listLessons(context.services, filter, pagingOf({ offset, limit })),
   }),

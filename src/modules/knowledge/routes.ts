@@ -1,22 +1,16 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { knowledgeRoles } from './permissions.ts';
 import { PlaybookType, Severity } from '../../generated/prisma/enums.ts';
 import { PLAYBOOK_VERSION_PAGE } from './playbooks.ts';
-import { TECHNIQUE_KNOWLEDGE_PAGE } from './types.ts';
 
 const PLAYBOOK_SUMMARY_FIELDS = `id techniqueId ttpId type title tags version restoredFrom
-  created_by: createdById updated_by: updatedById createdAt updatedAt`;
+  createdById updatedById createdAt updatedAt`;
 /** The detail: content, and the versions list without their content (GET …/versions has it). */
 const PLAYBOOK_FIELDS = `${PLAYBOOK_SUMMARY_FIELDS} content
   versions(limit: ${PLAYBOOK_VERSION_PAGE.maxLimit}) { version type title restoredFrom authorId authoredAt replacedAt }`;
 const VERSION_FIELDS = 'id version techniqueId type title content tags restoredFrom authorId authoredAt replacedAt';
 const LESSON_FIELDS = `id techniqueId ttpId testId campaignId severity title whatHappened rootCause recommendations
-  created_by: createdById createdAt updatedAt`;
-
-/** The technique detail's knowledge lists (GET /techniques/{ttp_id}), up to the page maximum. */
-export const TECHNIQUE_KNOWLEDGE_FIELDS = `
-  playbooks(limit: ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}) { id type title tags version updatedAt }
-  lessons(limit: ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}) { id severity title testId campaignId createdAt }`;
+  createdById createdAt updatedAt`;
 
 const tag = 'Knowledge';
 
@@ -26,20 +20,13 @@ export const knowledgeRoutes: Route[] = [
     path: '/knowledge/playbooks',
     tag,
     summary:
-      'List playbooks (filters technique: uuid or ttp id, type, search: full text over title, tags and content, ranked with title matches first; offset default 0, limit default 50, max 200); items omit content',
+      'List playbooks (filters technique: uuid or ttp id, type, search: full text over title, tags and content, ranked with title matches first); items omit content',
     roles: knowledgeRoles.read,
     document: `query ($technique: String, $type: PlaybookType, $search: String, $offset: Int, $limit: Int) {
       playbooks(filter: { technique: $technique, type: $type, search: $search }, offset: $offset, limit: $limit) {
         items { ${PLAYBOOK_SUMMARY_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      technique: query('technique'),
-      type: query('type'),
-      search: query('search'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -58,7 +45,6 @@ export const knowledgeRoutes: Route[] = [
     summary: 'One playbook with its content and its versions list (newest first)',
     roles: knowledgeRoles.read,
     document: `query ($id: UUID!) { playbook(id: $id) { ${PLAYBOOK_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -68,7 +54,7 @@ export const knowledgeRoutes: Route[] = [
       'Change a playbook (body version: the version read, and any of technique_id, type, title, content, tags); keeps the replaced state as a version; a stale version answers 409',
     roles: knowledgeRoles.write,
     document: `mutation ($id: UUID!, $input: UpdatePlaybookInput!) { updatePlaybook(id: $id, input: $input) { ${PLAYBOOK_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -78,18 +64,16 @@ export const knowledgeRoutes: Route[] = [
     roles: knowledgeRoles.write,
     status: 204,
     document: `mutation ($id: UUID!) { deletePlaybook(id: $id) { id } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
     path: '/knowledge/playbooks/:id/versions',
     tag,
-    summary: 'The earlier versions of a playbook with their content, newest first (offset default 0, limit default 50, max 500)',
+    summary: 'The earlier versions of a playbook with their content, newest first',
     roles: knowledgeRoles.read,
     document: `query ($id: UUID!, $offset: Int, $limit: Int) {
       playbookVersions(id: $id, offset: $offset, limit: $limit) { items { ${VERSION_FIELDS} } total offset limit }
     }`,
-    variables: { id: path('id'), offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'POST',
@@ -98,29 +82,19 @@ export const knowledgeRoutes: Route[] = [
     summary: "Make an earlier version's content current again, as a new version (no body)",
     roles: knowledgeRoles.write,
     document: `mutation ($id: UUID!, $version: Int!) { restorePlaybookVersion(id: $id, version: $version) { ${PLAYBOOK_FIELDS} } }`,
-    variables: { id: path('id'), version: path('version') },
   },
   {
     method: 'GET',
     path: '/knowledge/lessons',
     tag,
     summary:
-      'List lessons learned (filters severity, technique: uuid or ttp id, test_id, campaign_id, search: full text, ranked with title matches first; offset default 0, limit default 50, max 200)',
+      'List lessons learned (filters severity, technique: uuid or ttp id, test_id, campaign_id, search: full text, ranked with title matches first)',
     roles: knowledgeRoles.read,
     document: `query ($technique: String, $severity: LessonSeverity, $testId: UUID, $campaignId: UUID, $search: String, $offset: Int, $limit: Int) {
       lessons(filter: { technique: $technique, severity: $severity, testId: $testId, campaignId: $campaignId, search: $search }, offset: $offset, limit: $limit) {
         items { ${LESSON_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      technique: query('technique'),
-      severity: query('severity'),
-      testId: query('test_id'),
-      campaignId: query('campaign_id'),
-      search: query('search'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -140,7 +114,6 @@ export const knowledgeRoutes: Route[] = [
     summary: 'One lesson learned',
     roles: knowledgeRoles.read,
     document: `query ($id: UUID!) { lesson(id: $id) { ${LESSON_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -149,7 +122,7 @@ export const knowledgeRoutes: Route[] = [
     summary: 'Change a lesson learned (any of its fields; test_id or campaign_id null detaches it)',
     roles: knowledgeRoles.write,
     document: `mutation ($id: UUID!, $input: UpdateLessonInput!) { updateLesson(id: $id, input: $input) { ${LESSON_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -159,7 +132,6 @@ export const knowledgeRoutes: Route[] = [
     roles: knowledgeRoles.write,
     status: 204,
     document: `mutation ($id: UUID!) { deleteLesson(id: $id) { id } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',

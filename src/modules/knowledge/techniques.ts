@@ -26,6 +26,9 @@ export async function techniqueIdOf(db: Db, key: TechniqueKey): Promise<string |
   return technique?.id ?? null;
 }
 
+/** A technique named by its uuid or its ATT&CK id (T1003.001), resolved by `techniqueIdFor`. */
+export const techniqueRef = z.string().trim().min(1, 'must name a technique');
+
 /** Refuses a technique id that names no technique, as a 400 on `field` (the way tests refuse one). */
 export async function assertTechnique(db: Db, id: string, field = 'techniqueId'): Promise<void> {
   if (!(await db.technique.findUnique({ where: { id }, select: { id: true } })))

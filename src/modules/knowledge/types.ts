@@ -15,7 +15,7 @@ export const PlaybookTypeEnum = builder.enumType(PlaybookType, {
 export const LessonSeverityEnum = builder.enumType(Severity, { name: 'LessonSeverity', description: 'How serious a lesson is.' });
 
 /** The playbooks and lessons a technique lists at once; the REST single read asks for the maximum. */
-export const TECHNIQUE_KNOWLEDGE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+export { TECHNIQUE_KNOWLEDGE_PAGE } from '../techniques/service.ts';
 
 /** `skip`/`take` of a paged relation, checked against its limits (400 VALIDATION_ERROR beyond them). */
 export function pageQuery(args: { offset?: number | null; limit?: number | null }, limits: { defaultLimit: number; maxLimit: number }) {
@@ -164,7 +164,7 @@ export const PlaybookFilterInput = builder.inputType('PlaybookFilter', {
 
 export const CreatePlaybookInput = builder.inputType('CreatePlaybookInput', {
   fields: (t) => ({
-    techniqueId: t.field({ type: 'UUID', required: true, description: 'The technique (its UUID).' }),
+    techniqueId: t.string({ required: true, description: 'The technique: its UUID or its ATT&CK id (T1003.001).' }),
     type: t.field({ type: PlaybookTypeEnum, required: true }),
     title: t.string({ required: true, description: '1 to 300 characters.' }),
     content: t.string({ required: false, description: 'Markdown, at most 100,000 characters.' }),
@@ -179,7 +179,7 @@ export const UpdatePlaybookInput = builder.inputType('UpdatePlaybookInput', {
       required: true,
       description: 'The version the change was made on (as read). A playbook changed since answers 409 CONFLICT.',
     }),
-    techniqueId: t.field({ type: 'UUID', required: false }),
+    techniqueId: t.string({ required: false, description: 'The technique: its UUID or its ATT&CK id (T1003.001).' }),
     type: t.field({ type: PlaybookTypeEnum, required: false }),
     title: t.string({ required: false }),
     content: t.string({ required: false }),
@@ -202,7 +202,10 @@ export const CreateLessonInput = builder.inputType('CreateLessonInput', {
     whatHappened: t.string({ required: true }),
     rootCause: t.string({ required: true }),
     recommendations: t.string({ required: false }),
-    techniqueId: t.field({ type: 'UUID', required: false, description: "Required unless testId is given (the test's technique)." }),
+    techniqueId: t.string({
+      required: false,
+      description: "The technique: its UUID or its ATT&CK id (T1003.001). Required unless testId is given (the test's technique).",
+    }),
     testId: t.field({ type: 'UUID', required: false, description: 'The test the lesson comes from.' }),
     campaignId: t.field({ type: 'UUID', required: false, description: "Default: the test's campaign." }),
     severity: t.field({ type: LessonSeverityEnum, required: false, description: 'Default medium.' }),
@@ -215,7 +218,7 @@ export const UpdateLessonInput = builder.inputType('UpdateLessonInput', {
     whatHappened: t.string({ required: false }),
     rootCause: t.string({ required: false }),
     recommendations: t.string({ required: false }),
-    techniqueId: t.field({ type: 'UUID', required: false }),
+    techniqueId: t.string({ required: false, description: 'The technique: its UUID or its ATT&CK id (T1003.001).' }),
     testId: t.field({ type: 'UUID', required: false, description: 'null detaches the lesson from its test.' }),
     campaignId: t.field({ type: 'UUID', required: false, description: 'null detaches the lesson from its campaign.' }),
     severity: t.field({ type: LessonSeverityEnum, required: false }),

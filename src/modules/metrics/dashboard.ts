@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { coverageByTactic, coverageSummary, type CoverageCounts, type TacticCoverage } from './coverage.ts';
-import { narrate } from './narrative.ts';
+import { narrate, type ExecutiveFigures } from './narrative.ts';
 import { OPERATIONAL_CACHE_MS, operationalKpis } from './operational.ts';
 import { testPipeline, type TestPipeline } from './workflow.ts';
 
@@ -19,16 +19,9 @@ export interface DashboardKpis {
   campaigns: CampaignCounts;
 }
 
-export interface ExecutiveSummary {
+export interface ExecutiveSummary extends ExecutiveFigures {
   summary: string;
   sentences: string[];
-  coverage: CoverageCounts;
-  strongestTactic: TacticCoverage | null;
-  weakestTactic: TacticCoverage | null;
-  testsValidatedLast30Days: number;
-  openRemediation: number;
-  efficacyRate: number | null;
-  efficacyTests: number;
   generatedAt: Date;
 }
 

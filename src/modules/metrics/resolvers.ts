@@ -1,6 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { coverageByTactic, coverageSummary } from './coverage.ts';
 import { ACTIVITY_PAGE, activityFeed, dashboardKpis, executiveSummary } from './dashboard.ts';

@@ -1,4 +1,4 @@
-import { query, type GraphqlRoute, type Route } from '../../../rest-adapter/types.ts';
+import type { GraphqlRoute, Route } from '../../../rest-adapter/types.ts';
 import { metricsRoles } from './permissions.ts';
 
 const SUMMARY = `totalTechniques validated partial notCovered inProgress
@@ -55,7 +55,6 @@ export const metricsRoutes: Route[] = [
     '/metrics/operational/trend',
     'Weekly operational KPIs (query period: 30d, 90d or 1y; default 30d)',
     `query ($period: String) { operationalTrend(period: $period) { period from to weeks { weekStart ${KPIS} } computedAt } }`,
-    { period: query('period') },
   ),
   route(
     '/metrics/operational/by-team',
@@ -82,8 +81,7 @@ export const metricsRoutes: Route[] = [
   route('/dashboard/coverage-by-tactic', 'Per-tactic coverage: counts and percentage', `query { coverageByTactic { ${TACTIC} } }`),
   route(
     '/dashboard/activity',
-    'Recent activity from the audit log, newest first (query limit: default 20, max 100)',
+    'Recent activity from the audit log, newest first',
     `query ($limit: Int) { activityFeed(limit: $limit) { id userId username action entityType entityId timestamp } }`,
-    { limit: query('limit') },
   ),
 ];

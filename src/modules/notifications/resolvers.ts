@@ -1,10 +1,10 @@
-import { Roles } from '../../auth/roles.ts';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, pageArgs } from '../../graphql/pagination.ts';
 import * as notifications from './service.ts';
+import { notificationRoles } from './permissions.ts';
 
 export const NotificationType = builder.prismaObject('Notification', {
   description: 'An in-app notification for one user.',
@@ -28,8 +28,8 @@ builder.queryFields((t) => ({
     complexity: pagedCost(notifications.NOTIFICATION_PAGE),
     type: NotificationPage,
     description: "The caller's notifications, newest first (limit default 20, max 100).",
-    authScopes: allow(Roles.any),
-    args: { offset: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    authScopes: allow(notificationRoles.own),
+    args: { ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>
       notifications.listNotifications(context.services, principalOf(context), {
         offset: args.offset ?? undefined,
@@ -37,7 +37,7 @@ builder.queryFields((t) => ({
       }),
   }),
   unreadNotificationCount: t.int({
-    authScopes: allow(Roles.any),
+    authScopes: allow(notificationRoles.own),
     resolve: (_root, _args, context) => notifications.unreadCount(context.services, principalOf(context)),
   }),
 }));
@@ -45,13 +45,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   markNotificationRead: t.prismaField({
     type: 'Notification',
-    authScopes: allow(Roles.any),
+    authScopes: allow(notificationRoles.own),
     args: { id: t.arg({ type: 'UUID', required: true }) },
     resolve: (query, _root, { id }, context) => notifications.markRead(context.services, principalOf(context), String(id), query),
   }),
   markAllNotificationsRead: t.int({
     description: 'Marks every unread notification of the caller read; returns how many changed.',
-    authScopes: allow(Roles.any),
+    authScopes: allow(notificationRoles.own),
     resolve: (_root, _args, context) => notifications.markAllRead(context.services, principalOf(context)),
   }),
 }));
@@ -60,7 +60,7 @@ builder.subscriptionFields((t) => ({
   notificationAdded: t.prismaField({
     type: 'Notification',
     description: "Streams the caller's new notifications as they are created, from any API process.",
-    authScopes: allow(Roles.any),
+    authScopes: allow(notificationRoles.own),
     subscribe: (_root, _args, context) => {
       const userId = principalOf(context).userId;
       return context.services.bus.stream('notification.created', (event) => event.payload.userId === userId);

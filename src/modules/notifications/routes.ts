@@ -1,5 +1,5 @@
-import { Roles } from '../../auth/roles.ts';
-import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
+import { notificationRoles } from './permissions.ts';
 
 const FIELDS = `id event title message entityType entityId isRead readAt createdAt`;
 
@@ -8,17 +8,16 @@ export const notificationRoutes: Route[] = [
     method: 'GET',
     path: '/notifications',
     tag: 'Notifications',
-    summary: 'Own notifications, newest first (offset default 0, limit default 20, max 100)',
-    roles: Roles.any,
+    summary: 'Own notifications, newest first',
+    roles: notificationRoles.own,
     document: `query ($offset: Int, $limit: Int) { notifications(offset: $offset, limit: $limit) { items { ${FIELDS} } total offset limit } }`,
-    variables: { offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'GET',
     path: '/notifications/unread-count',
     tag: 'Notifications',
     summary: 'Number of unread notifications',
-    roles: Roles.any,
+    roles: notificationRoles.own,
     document: 'query { unread_count: unreadNotificationCount }',
     wholeData: true,
   },
@@ -27,16 +26,15 @@ export const notificationRoutes: Route[] = [
     path: '/notifications/:id/read',
     tag: 'Notifications',
     summary: 'Mark one own notification read',
-    roles: Roles.any,
+    roles: notificationRoles.own,
     document: `mutation ($id: UUID!) { markNotificationRead(id: $id) { ${FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'POST',
     path: '/notifications/read-all',
     tag: 'Notifications',
     summary: 'Mark all own notifications read',
-    roles: Roles.any,
+    roles: notificationRoles.own,
     document: 'mutation { marked: markAllNotificationsRead }',
     wholeData: true,
   },

@@ -3,13 +3,14 @@ import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
-import { wants, type NotificationEvent } from './preferences.ts';
+import type { NoticeKey } from './notices.ts';
+import { wants } from './preferences.ts';
 
 export const NOTIFICATION_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 const pageSchema = page(NOTIFICATION_PAGE.defaultLimit, NOTIFICATION_PAGE.maxLimit);
 
 export interface NotificationDraft {
-  event: NotificationEvent;
+  event: NoticeKey;
   title: string;
   message: string;
   entityType?: string;
@@ -17,7 +18,7 @@ export interface NotificationDraft {
 }
 
 /**
- * Creates in-app notifications inside the caller's transaction for the recipients whose preferences allow
+ * Creates in-app notifications inside the caller's transaction (the in-app notice consumer's) for the recipients whose preferences allow
  * this event; subscribers hear of them once the transaction commits. Returns who was notified.
  */
 export async function notifyUsers(uow: UnitOfWork, userIds: Iterable<string>, draft: NotificationDraft): Promise<string[]> {

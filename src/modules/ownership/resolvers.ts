@@ -1,12 +1,15 @@
-import { Roles } from '../../auth/roles.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { generateQueue } from './revalidation.ts';
 import * as ownership from './service.ts';
 import {
+  OwnershipAssignmentPage,
+  OwnedAssetPage,
+  RevalidationEntryPage,
   CreateOwnedAssetInput,
   CreateOwnershipAssignmentInput,
   CriticalityEnum,
@@ -15,18 +18,11 @@ import {
   RevalidationReasonEnum,
   UpdateOwnershipAssignmentInput,
 } from './types.ts';
-
-/** The spec's Who columns for /ownership. */
-export const ownershipRoles = {
-  read: Roles.any,
-  assign: Roles.leads,
-  createAsset: Roles.blueLead,
-  queue: Roles.blueLead,
-} as const;
+import { ownershipRoles } from './permissions.ts';
 
 builder.queryFields((t) => ({
-  ownershipAssignments: t.prismaField({
-    type: ['OwnershipAssignment'],
+  ownershipAssignments: t.field({
+    type: OwnershipAssignmentPage,
     description: 'Technique-to-owner assignments, newest first (limit default 50, max 200).',
     complexity: pagedCost(ownership.OWNERSHIP_PAGE),
     authScopes: allow(ownershipRoles.read),
@@ -37,25 +33,30 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
       limit: t.arg.int(),
     },
-    resolve: (query, _root, args, context) =>
+    resolve: (_root, args, context, info) =>
       ownership.listAssignments(
         context.services,
         { technique: args.technique, ownerId: args.ownerId, responsibility: args.responsibility },
         pagingOf(args),
-        query,
+        queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),
-  ownedAssets: t.prismaField({
-    type: ['OwnedAsset'],
+  ownedAssets: t.field({
+    type: OwnedAssetPage,
     description: 'Systems and environments, by name (limit default 50, max 200).',
     complexity: pagedCost(ownership.OWNERSHIP_PAGE),
     authScopes: allow(ownershipRoles.read),
-    args: { kind: t.arg.string(), criticality: t.arg({ type: CriticalityEnum }), offset: t.arg.int(), limit: t.arg.int() },
-    resolve: (query, _root, args, context) =>
-      ownership.listOwnedAssets(context.services, { kind: args.kind, criticality: args.criticality }, pagingOf(args), query),
+    args: { kind: t.arg.string(), criticality: t.arg({ type: CriticalityEnum }), ...pageArgs(t.arg) },
+    resolve: (_root, args, context, info) =>
+      ownership.listOwnedAssets(
+        context.services,
+        { kind: args.kind, criticality: args.criticality },
+        pagingOf(args),
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
-  revalidationQueue: t.prismaField({
-    type: ['RevalidationEntry'],
+  revalidationQueue: t.field({
+    type: RevalidationEntryPage,
     description: 'Techniques needing re-testing, highest risk first (limit default 50, max 200).',
     complexity: pagedCost(ownership.OWNERSHIP_PAGE),
     authScopes: allow(ownershipRoles.queue),
@@ -65,8 +66,13 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
       limit: t.arg.int(),
     },
-    resolve: (query, _root, args, context) =>
-      ownership.listQueue(context.services, { reason: args.reason, technique: args.technique }, pagingOf(args), query),
+    resolve: (_root, args, context, info) =>
+      ownership.listQueue(
+        context.services,
+        { reason: args.reason, technique: args.technique },
+        pagingOf(args),
+        queryFromInfo({ context, info, path: ['items'] }),
+      ),
   }),
 }));
 

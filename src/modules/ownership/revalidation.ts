@@ -3,8 +3,8 @@ import { inTransaction, type SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit
 import type { Principal } from '../../auth/access.ts';
 import type { Services } from '../../services.ts';
 import { FRESH_DAYS } from '../scores/formula.ts';
-import { notifyUsers } from '../notifications/service.ts';
 import { changeTouches, FRESHLY_VALIDATED, LATEST_VALIDATIONS, TECHNIQUE_LINKS } from '../detection-lifecycle/confidence.ts';
+import { validationIs } from '../detection-lifecycle/validation-states.ts';
 
 /**
  * Why each technique needs re-testing now, one row per technique and reason:
@@ -21,12 +21,12 @@ const CANDIDATES = Prisma.sql`
     SELECT l.technique_id, 'validation_expired' AS reason,
            'The latest validation expired on ' || to_char(l.valid_until AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS detail, l.valid_until AS since
       FROM latest l
-     WHERE l.invalidated_at IS NULL AND l.valid_until <= now() AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
+     WHERE ${validationIs('expired', 'l')} AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
     UNION ALL
     SELECT l.technique_id, 'validation_invalidated',
            'The latest validation was invalidated: ' || coalesce(l.invalidated_reason, 'no reason given'), l.invalidated_at
       FROM latest l
-     WHERE l.invalidated_at IS NOT NULL AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
+     WHERE ${validationIs('invalidated', 'l')} AND l.technique_id NOT IN (SELECT technique_id FROM fresh)
     UNION ALL
     SELECT l.technique_id, 'infrastructure_change', 'Infrastructure change since the latest validation: ' || ch.title, ch.changed_at
       FROM latest l
@@ -52,8 +52,8 @@ export interface QueueChange {
 
 /**
  * Rebuilds the revalidation queue in the caller's transaction: entries whose reason no longer holds go, the
- * others are inserted or refreshed (risk score from the technique's risk profile). Owners of techniques that
- * gain an entry are notified. Returns what was inserted or refreshed, and how many entries were removed.
+ * others are inserted or refreshed (risk score from the technique's risk profile). Techniques that gain an entry
+ * are announced (`revalidation.queued`: their owners are told). Returns what was inserted or refreshed, and how many entries were removed.
  */
 export async function regenerateQueue(uow: UnitOfWork): Promise<{ entries: QueueChange[]; removed: number }> {
   const [{ removed }] = await uow.tx.$queryRaw<{ removed: number }[]>`
@@ -72,26 +72,8 @@ export async function regenerateQueue(uow: UnitOfWork): Promise<{ entries: Queue
        SET detail = EXCLUDED.detail, since = EXCLUDED.since, risk_score = EXCLUDED.risk_score
     RETURNING technique_id AS "techniqueId", reason::text AS reason, (xmax = 0) AS inserted`;
   const fresh = entries.filter((entry) => entry.inserted);
-  if (fresh.length) await notifyOwners(uow, fresh);
+  if (fresh.length) uow.emit('revalidation.queued', { techniqueIds: [...new Set(fresh.map((entry) => entry.techniqueId))] });
   return { entries, removed };
-}
-
-async function notifyOwners(uow: UnitOfWork, entries: QueueChange[]): Promise<void> {
-  const assignments = await uow.tx.ownershipAssignment.findMany({
-    where: { techniqueId: { in: [...new Set(entries.map((entry) => entry.techniqueId))] } },
-    select: { ownerId: true, technique: { select: { id: true, ttpId: true } } },
-  });
-  const byOwner = new Map<string, Set<string>>();
-  for (const { ownerId, technique } of assignments) byOwner.set(ownerId, (byOwner.get(ownerId) ?? new Set()).add(technique.ttpId));
-  for (const [ownerId, ttpIds] of byOwner) {
-    const list = [...ttpIds].sort();
-    await notifyUsers(uow, [ownerId], {
-      event: 'revalidation_needed',
-      title: 'Techniques to re-test',
-      message: `${list.length === 1 ? 'A technique you own needs' : `${list.length} techniques you own need`} re-testing: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`,
-      entityType: 'revalidation_queue',
-    });
-  }
 }
 
 /** POST /ownership/revalidation-queue/generate and the daily job: rebuilds the queue, audited. */

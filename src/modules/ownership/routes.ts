@@ -1,23 +1,20 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { ownershipRoles } from './resolvers.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
+import { ownershipRoles } from './permissions.ts';
 
 const TAG = 'Ownership';
 const ASSIGNMENT_FIELDS =
   'id technique { id ttpId name } owner { id username displayName } team responsibility dueDate notes createdAt updatedAt';
 const ASSET_FIELDS = 'id name kind platform criticality owner { id username displayName } description createdAt';
 const ENTRY_FIELDS = 'id technique { id ttpId name } reason detail riskScore since createdAt';
-const PAGE = { offset: query('offset'), limit: query('limit') };
-
 export const ownershipRoutes: Route[] = [
   {
     method: 'GET',
     path: '/ownership/assignments',
     tag: TAG,
-    summary: 'Technique-to-owner assignments (filters technique, owner_id, responsibility; offset, limit)',
+    summary: 'Technique-to-owner assignments (filters technique, owner_id, responsibility)',
     roles: ownershipRoles.read,
     document: `query ($technique: String, $ownerId: UUID, $responsibility: Responsibility, $offset: Int, $limit: Int) {
-      ownershipAssignments(technique: $technique, ownerId: $ownerId, responsibility: $responsibility, offset: $offset, limit: $limit) { ${ASSIGNMENT_FIELDS} } }`,
-    variables: { technique: query('technique'), ownerId: query('owner_id'), responsibility: query('responsibility'), ...PAGE },
+      ownershipAssignments(technique: $technique, ownerId: $ownerId, responsibility: $responsibility, offset: $offset, limit: $limit) { items { ${ASSIGNMENT_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -36,7 +33,7 @@ export const ownershipRoutes: Route[] = [
     summary: 'Update an assignment',
     roles: ownershipRoles.assign,
     document: `mutation ($id: UUID!, $input: UpdateOwnershipAssignmentInput!) { updateOwnershipAssignment(id: $id, input: $input) { ${ASSIGNMENT_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -46,17 +43,15 @@ export const ownershipRoutes: Route[] = [
     roles: ownershipRoles.assign,
     status: 204,
     document: 'mutation ($id: UUID!) { deleteOwnershipAssignment(id: $id) }',
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
     path: '/ownership/assets',
     tag: TAG,
-    summary: 'Systems and environments (filters kind, criticality; offset, limit)',
+    summary: 'Systems and environments (filters kind, criticality)',
     roles: ownershipRoles.read,
     document: `query ($kind: String, $criticality: AssetCriticality, $offset: Int, $limit: Int) {
-      ownedAssets(kind: $kind, criticality: $criticality, offset: $offset, limit: $limit) { ${ASSET_FIELDS} } }`,
-    variables: { kind: query('kind'), criticality: query('criticality'), ...PAGE },
+      ownedAssets(kind: $kind, criticality: $criticality, offset: $offset, limit: $limit) { items { ${ASSET_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',
@@ -72,10 +67,9 @@ export const ownershipRoutes: Route[] = [
     method: 'GET',
     path: '/ownership/revalidation-queue',
     tag: TAG,
-    summary: 'Techniques needing revalidation with the reason, highest risk first (filter reason, technique; offset, limit)',
+    summary: 'Techniques needing revalidation with the reason, highest risk first (filter reason, technique)',
     roles: ownershipRoles.queue,
-    document: `query ($reason: RevalidationReason, $technique: String, $offset: Int, $limit: Int) { revalidationQueue(reason: $reason, technique: $technique, offset: $offset, limit: $limit) { ${ENTRY_FIELDS} } }`,
-    variables: { reason: query('reason'), technique: query('technique'), ...PAGE },
+    document: `query ($reason: RevalidationReason, $technique: String, $offset: Int, $limit: Int) { revalidationQueue(reason: $reason, technique: $technique, offset: $offset, limit: $limit) { items { ${ENTRY_FIELDS} } total offset limit } }`,
   },
   {
     method: 'POST',

@@ -51,13 +51,18 @@ export async function listAssignments(services: Services, filter: unknown, pagin
   const { technique, ownerId, responsibility } = parseInput(assignmentFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
-  return services.prisma.ownershipAssignment.findMany({
-    ...query,
-    where: { techniqueId, ownerId: ownerId ?? undefined, responsibility: responsibility ?? undefined },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: offset,
-    take: limit,
-  });
+  const where = { techniqueId, ownerId: ownerId ?? undefined, responsibility: responsibility ?? undefined };
+  const [items, total] = await Promise.all([
+    services.prisma.ownershipAssignment.findMany({
+      ...query,
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit,
+    }),
+    services.prisma.ownershipAssignment.count({ where }),
+  ]);
+  return { items, total, offset, limit };
 }
 
 export async function createAssignment(services: Services, principal: Principal, input: unknown, query: AssignmentQuery = {}) {
@@ -135,13 +140,18 @@ const assetFilterSchema = z.object({ kind: z.string().trim().min(1).nullish(), c
 export async function listOwnedAssets(services: Services, filter: unknown, paging: unknown, query: AssetQuery = {}) {
   const { kind, criticality } = parseInput(assetFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
-  return services.prisma.ownedAsset.findMany({
-    ...query,
-    where: { kind: kind ?? undefined, criticality: criticality ?? undefined },
-    orderBy: [{ name: 'asc' }, { id: 'asc' }],
-    skip: offset,
-    take: limit,
-  });
+  const where = { kind: kind ?? undefined, criticality: criticality ?? undefined };
+  const [items, total] = await Promise.all([
+    services.prisma.ownedAsset.findMany({
+      ...query,
+      where,
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      skip: offset,
+      take: limit,
+    }),
+    services.prisma.ownedAsset.count({ where }),
+  ]);
+  return { items, total, offset, limit };
 }
 
 export async function createOwnedAsset(services: Services, principal: Principal, input: unknown, query: AssetQuery = {}) {
@@ -172,11 +182,16 @@ export async function listQueue(services: Services, filter: unknown, paging: unk
   const { reason, technique } = parseInput(queueFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
-  return services.prisma.revalidationEntry.findMany({
-    ...query,
-    where: { reason: reason ?? undefined, techniqueId },
-    orderBy: [{ riskScore: 'desc' }, { since: 'asc' }, { id: 'asc' }],
-    skip: offset,
-    take: limit,
-  });
+  const where = { reason: reason ?? undefined, techniqueId };
+  const [items, total] = await Promise.all([
+    services.prisma.revalidationEntry.findMany({
+      ...query,
+      where,
+      orderBy: [{ riskScore: 'desc' }, { since: 'asc' }, { id: 'asc' }],
+      skip: offset,
+      take: limit,
+    }),
+    services.prisma.revalidationEntry.count({ where }),
+  ]);
+  return { items, total, offset, limit };
 }

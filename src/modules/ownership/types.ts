@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
 import { Responsibility, RevalidationReason, Severity } from '../../generated/prisma/enums.ts';
 import { UserSummaryType } from '../users/types.ts';
-import { TechniqueRefType } from '../detection-lifecycle/types.ts';
+import { TechniqueRefType } from '../techniques/types.ts';
 
 export const ResponsibilityEnum = builder.enumType(Responsibility, { name: 'Responsibility' });
 export const CriticalityEnum = builder.enumType(Severity, {
@@ -96,3 +97,7 @@ export const CreateOwnedAssetInput = builder.inputType('CreateOwnedAssetInput', 
     description: t.string(),
   }),
 });
+
+export const OwnershipAssignmentPage = pageType('OwnershipAssignmentPage', OwnershipAssignmentType);
+export const OwnedAssetPage = pageType('OwnedAssetPage', OwnedAssetType);
+export const RevalidationEntryPage = pageType('RevalidationEntryPage', RevalidationEntryType);

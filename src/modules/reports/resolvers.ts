@@ -16,6 +16,7 @@ import {
   TestResultsReportFilterInput,
   TestResultsReportType,
 } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 const paging = `offset default 0, limit default ${TEST_PAGE.defaultLimit}, max ${TEST_PAGE.maxLimit}`;
 
@@ -34,8 +35,7 @@ builder.queryFields((t) => ({
     authScopes: allow(reportRoles.read),
     args: {
       filter: t.arg({ type: TestResultsReportFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       testResultsReport(
@@ -52,8 +52,7 @@ builder.queryFields((t) => ({
     authScopes: allow(reportRoles.read),
     args: {
       status: t.arg({ type: RemediationStatusEnum, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { status, offset, limit }, context, info) =>
       remediationReport(

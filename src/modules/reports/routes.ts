@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { ValidationError } from '../../errors.ts';
-import { query, type CustomRoute, type Route } from '../../../rest-adapter/types.ts';
+import type { CustomRoute, Route } from '../../../rest-adapter/types.ts';
 import { attachmentName, COVERAGE_CSV_COLUMNS, toCsv } from './csv.ts';
 import { attachmentDisposition } from '../../storage/content-disposition.ts';
 import type { ReportDocument } from './documents/index.ts';
@@ -89,6 +89,12 @@ function generateRoute(kind: Kind, routePath: string, summary: string): CustomRo
     roles: reportRoles.generate,
     expensive: true,
     documents: [GENERATED],
+    queryParameters: {
+      format: { type: 'string', enum: ['pdf', 'json'], default: 'pdf' },
+      year: { type: 'integer', minimum: 0, maximum: 9999 },
+      quarter: { type: 'integer', minimum: 0, maximum: 9999 },
+    },
+    responseTypes: ['application/pdf', 'application/json'],
     async handle(req, res, { execute, context }) {
       const services = context.services;
       const format = queryText(req, 'format') ?? 'pdf';
@@ -123,7 +129,6 @@ export const reportsRoutes: Route[] = [
         techniques { ${TECHNIQUE_ROW} }
       }
     }`,
-    variables: { tactic: query('tactic'), platform: query('platform') },
   },
   {
     method: 'GET',
@@ -133,6 +138,8 @@ export const reportsRoutes: Route[] = [
       'The technique rows of the coverage summary as a CSV download (RFC 4180, UTF-8; cells starting with = + - @ tab or CR get a leading apostrophe). Filters tactic, platform',
     roles: reportRoles.read,
     documents: [COVERAGE_CSV],
+    queryParameters: { tactic: { type: 'string' }, platform: { type: 'string' } },
+    responseTypes: ['text/csv'],
     async handle(req, res, { execute }) {
       const report = (await execute(COVERAGE_CSV, { tactic: queryText(req, 'tactic'), platform: queryText(req, 'platform') })) as {
         techniques: Record<(typeof COVERAGE_CSV_COLUMNS)[number], unknown>[];
@@ -148,7 +155,7 @@ export const reportsRoutes: Route[] = [
     tag: 'Reports',
     summary:
       'Tests with technique, state, detection result, validations and dates, most recently executed first, with counts by state and result ' +
-      '(filters state, date_from, date_to on execution_date: ISO dates, a date alone covering its whole day UTC; offset, limit default 50, max 200)',
+      '(filters state, date_from, date_to on execution_date: ISO dates, a date alone covering its whole day UTC)',
     roles: reportRoles.read,
     document: `query ($state: TestState, $dateFrom: String, $dateTo: String, $offset: Int, $limit: Int) {
       testResultsReport(filter: { state: $state, dateFrom: $dateFrom, dateTo: $dateTo }, offset: $offset, limit: $limit) {
@@ -157,20 +164,12 @@ export const reportsRoutes: Route[] = [
         byDetectionResult { detected partiallyDetected notDetected none }
       }
     }`,
-    variables: {
-      state: query('state'),
-      dateFrom: query('date_from'),
-      dateTo: query('date_to'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'GET',
     path: '/reports/remediation-status',
     tag: 'Reports',
-    summary:
-      'Tests with tracked remediation and counts by status (filter status: pending, in_progress, completed, not_applicable; offset, limit default 50, max 200)',
+    summary: 'Tests with tracked remediation and counts by status (filter status: pending, in_progress, completed, not_applicable)',
     roles: reportRoles.read,
     document: `query ($status: RemediationStatus, $offset: Int, $limit: Int) {
       remediationReport(status: $status, offset: $offset, limit: $limit) {
@@ -178,7 +177,6 @@ export const reportsRoutes: Route[] = [
         byStatus { pending inProgress completed notApplicable }
       }
     }`,
-    variables: { status: query('status'), offset: query('offset'), limit: query('limit') },
   },
   generateRoute(
     'purple_campaign',

@@ -1,7 +1,7 @@
 import type { Test } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { stateCountsType } from '../test-runs/state-counts.ts';
-import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { cappedListCost, pageItemsCost } from '../../graphql/cost.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import { DetectionResultEnum, TestStateEnum, TestType } from '../test-runs/types.ts';

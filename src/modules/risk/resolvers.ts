@@ -7,6 +7,7 @@ import { computeRisk } from './compute.ts';
 import { riskRoles } from './permissions.ts';
 import * as risk from './service.ts';
 import { RiskComputationType, RiskMatrixType, RiskProfileFilterInput, RiskProfilePage, RiskSummaryType } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   riskProfiles: t.field({
@@ -16,8 +17,7 @@ builder.queryFields((t) => ({
     authScopes: allow(riskRoles.read),
     args: {
       filter: t.arg({ type: RiskProfileFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       risk.listProfiles(

@@ -1,4 +1,4 @@
-import { query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { riskRoles } from './permissions.ts';
 
 const LEVELS = 'levels { critical high medium low }';
@@ -20,21 +20,13 @@ export const riskRoutes: Route[] = [
     method: 'GET',
     path: '/risk/profiles',
     tag: 'Risk',
-    summary: 'Risk profiles, highest score first (filters tactic, min_score, status, level; offset default 0, limit default 50, max 200)',
+    summary: 'Risk profiles, highest score first (filters tactic, min_score, status, level)',
     roles: riskRoles.read,
     document: `query ($tactic: String, $minScore: Float, $status: CoverageStatus, $level: RiskLevel, $offset: Int, $limit: Int) {
       riskProfiles(filter: { tactic: $tactic, minScore: $minScore, status: $status, level: $level }, offset: $offset, limit: $limit) {
         items { ${PROFILE_FIELDS} details } total offset limit
       }
     }`,
-    variables: {
-      tactic: query('tactic'),
-      minScore: query('min_score'),
-      status: query('status'),
-      level: query('level'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'GET',
@@ -62,18 +54,16 @@ export const riskRoutes: Route[] = [
     method: 'GET',
     path: '/risk/recommendations',
     tag: 'Risk',
-    summary: 'Techniques to test next: highest risk among those not validated, with a reason (limit default 10, max 50)',
+    summary: 'Techniques to test next: highest risk among those not validated, with a reason',
     roles: riskRoles.read,
     document: `query ($limit: Int) { riskRecommendations(limit: $limit) { ${PROFILE_FIELDS} reason } }`,
-    variables: { limit: query('limit') },
   },
   {
     method: 'GET',
     path: '/risk/top',
     tag: 'Risk',
-    summary: 'Highest-risk techniques without established detection: not covered, not evaluated or in progress (limit default 10, 1–100)',
+    summary: 'Highest-risk techniques without established detection: not covered, not evaluated or in progress',
     roles: riskRoles.read,
     document: `query ($limit: Int) { riskTop(limit: $limit) { ${PROFILE_FIELDS} reason } }`,
-    variables: { limit: query('limit') },
   },
 ];

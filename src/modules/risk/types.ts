@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';

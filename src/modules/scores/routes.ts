@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { parseInput } from '../../validation.ts';
 import { comparePair } from './navigator.ts';
 import { scoreRoles } from './permissions.ts';
@@ -8,7 +8,7 @@ const WEIGHTS = `coverage detection validationFreshness detectionRate`;
 const COVERAGE = `coverage { validated partial inProgress notCovered notEvaluated
   coveragePercentage }`;
 const CONFIG_FIELDS = `weights { ${WEIGHTS} } defaults { ${WEIGHTS} } terms { name description }
-  updatedAt updated_by: updatedById`;
+  updatedAt updatedById`;
 
 const HEATMAP_TECHNIQUE = `techniqueId ttpId name status score`;
 const HEATMAP = `query ($platform: String) {
@@ -49,7 +49,6 @@ export const scoresRoutes: Route[] = [
       inputs { validatedTests detectedTests partiallyDetectedTests
         lastValidatedAt activeDetectionRules }
     } }`,
-    variables: { ttpId: path('ttp_id') },
   },
   {
     method: 'GET',
@@ -60,7 +59,6 @@ export const scoresRoutes: Route[] = [
     document: `query ($tactic: String!) { tacticScore(tactic: $tactic) {
       tactic { id shortName name order } score techniqueCount ${COVERAGE} weights { ${WEIGHTS} }
     } }`,
-    variables: { tactic: path('tactic') },
   },
   {
     method: 'GET',
@@ -73,7 +71,6 @@ export const scoresRoutes: Route[] = [
       threatActor { id externalId name } score techniqueCount ${COVERAGE}
       techniques { techniqueId ttpId name status score } weights { ${WEIGHTS} }
     } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -96,7 +93,6 @@ export const scoresRoutes: Route[] = [
     document: `query ($period: String) { scoreHistory(period: $period) {
       period weeks { weekStart snapshotId snapshotAt score coveragePercentage }
     } }`,
-    variables: { period: query('period') },
   },
   {
     method: 'GET',
@@ -124,6 +120,12 @@ export const scoresRoutes: Route[] = [
       'Matrix-style heatmap of every active technique with status and score (query platform). format=navigator answers an ATT&CK Navigator layer (4.5); with snapshot={id} the layer of a snapshot, with compare={before},{after} the change between two snapshots',
     roles: scoreRoles.heatmap,
     documents: [HEATMAP, NAVIGATOR],
+    queryParameters: {
+      format: { type: 'string', enum: ['json', 'navigator'], default: 'json' },
+      platform: { type: 'string', minLength: 1 },
+      snapshot: { type: 'string', minLength: 1 },
+      compare: { type: 'string', minLength: 1 },
+    },
     async handle(req, res, { execute }) {
       const { format, platform, snapshot, compare } = parseInput(heatmapQuery, req.query);
       if (format === 'json') {

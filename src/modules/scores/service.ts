@@ -102,7 +102,7 @@ export async function tacticScore(services: Services, tactic: string) {
   return { tactic: found, score, techniqueCount, coverage, weights };
 }
 
-interface ActorTechnique {
+export interface ActorTechnique {
   techniqueId: string;
   ttpId: string;
   name: string;

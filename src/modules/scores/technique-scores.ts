@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { currentWeights, scoredTechniques, TERM_COLUMNS, termsOf, type ScoredRow, type Weights } from './formula.ts';
+import { isUuid } from '../../validation.ts';
 
 /** One technique's score (0–100) and the weighted terms that add up to it. */
 export interface TechniqueScore {
@@ -11,8 +12,6 @@ export interface TechniqueScore {
   terms: Record<string, { value: number; weight: number; points: number }>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Scored rows of the active techniques (all, those whose ids are listed, and/or those matching `where` on `t`),
  * in ttp id order, with the listed columns (all by default).
@@ -22,7 +21,7 @@ export async function scoredRows<K extends keyof ScoredRow = keyof ScoredRow>(
   options: { ids?: readonly string[]; where?: Prisma.Sql; weights?: Weights; columns?: readonly K[] } = {},
 ): Promise<{ rows: Pick<ScoredRow, K>[]; weights: Weights }> {
   const weights = options.weights ?? (await currentWeights(services.prisma));
-  const ids = options.ids ? Prisma.sql`AND t.id = ANY(${options.ids.filter((id) => UUID.test(id))}::uuid[])` : Prisma.empty;
+  const ids = options.ids ? Prisma.sql`AND t.id = ANY(${options.ids.filter((id) => isUuid(id))}::uuid[])` : Prisma.empty;
   const columns = options.columns ? Prisma.raw(options.columns.join(', ')) : Prisma.raw('*');
   const rows = await services.prisma.$queryRaw<Pick<ScoredRow, K>[]>`
     ${scoredTechniques(weights, Prisma.sql`${ids} ${options.where ?? Prisma.empty}`)} SELECT ${columns} FROM scored ORDER BY ttp_id COLLATE "C"`;

@@ -1,12 +1,12 @@
 import { builder } from '../../graphql/builder.ts';
-import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
-import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';
 import type { ScoreConfigView } from './config.ts';
 import type { TermPoints, Weights } from './formula.ts';
 import type { HeatmapTactic, HeatmapTechnique } from './heatmap.ts';
 import type {
+  ActorTechnique,
   breakdownOf,
   CoverageCounts,
   OrganizationScore,
@@ -115,14 +115,6 @@ const ScoredActorType = builder.objectRef<ThreatActorScore['threatActor']>('Scor
     name: t.exposeString('name'),
   }),
 });
-
-interface ActorTechnique {
-  techniqueId: string;
-  ttpId: string;
-  name: string;
-  status: CoverageStatus;
-  score: number;
-}
 
 const ActorTechniqueScoreType = builder.objectRef<ActorTechnique>('ActorTechniqueScore').implement({
   fields: (t) => ({

@@ -2,7 +2,7 @@ import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, pageArgs } from '../../graphql/pagination.ts';
 import { compareSnapshots, POSTURE_PERIODS, postureHistory, SNAPSHOT_EVOLUTION_MAX, snapshotEvolution } from './analysis.ts';
 import { snapshotRoles } from './permissions.ts';
 import * as snapshots from './service.ts';
@@ -26,8 +26,7 @@ builder.queryFields((t) => ({
     authScopes: allow(snapshotRoles.read),
     args: {
       kind: t.arg({ type: SnapshotKindEnum, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { kind, offset, limit }, context) =>
       snapshots.listSnapshots(context.services, { kind }, { offset: offset ?? undefined, limit: limit ?? undefined }),

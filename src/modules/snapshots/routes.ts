@@ -1,9 +1,9 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { snapshotRoles } from './permissions.ts';
 
 const COUNTS = `total validated partial inProgress notCovered notEvaluated`;
 const SNAPSHOT_FIELDS = `id name kind summary { ${COUNTS} } coveragePercentage score
-  created_by: createdById createdAt`;
+  createdById createdAt`;
 const TECHNIQUE_STATES = `techniques { techniqueId ttpId name status score }`;
 const POINT_FIELDS = `id name kind date coveragePercentage score ${COUNTS}`;
 const TECHNIQUE_REF = `techniqueId ttpId name`;
@@ -14,13 +14,11 @@ export const snapshotsRoutes: Route[] = [
     method: 'GET',
     path: '/snapshots',
     tag: 'Snapshots',
-    summary:
-      'Snapshots, newest first, without their technique states (filter kind: manual, daily, posture; offset default 0, limit default 50, max 200)',
+    summary: 'Snapshots, newest first, without their technique states (filter kind: manual, daily, posture)',
     roles: snapshotRoles.read,
     document: `query ($kind: SnapshotKind, $offset: Int, $limit: Int) {
       snapshots(kind: $kind, offset: $offset, limit: $limit) { items { ${SNAPSHOT_FIELDS} } total offset limit }
     }`,
-    variables: { kind: query('kind'), offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'POST',
@@ -40,7 +38,6 @@ export const snapshotsRoutes: Route[] = [
     summary: 'Coverage over time: every snapshot oldest first with date, coverage_percentage, score and counts (optional from, to)',
     roles: snapshotRoles.read,
     document: `query ($from: DateTime, $to: DateTime) { snapshotEvolution(from: $from, to: $to) { ${POINT_FIELDS} } }`,
-    variables: { from: query('from'), to: query('to') },
   },
   {
     method: 'GET',
@@ -58,7 +55,6 @@ export const snapshotsRoutes: Route[] = [
         coverageChange scoreChange
       }
     }`,
-    variables: { a: query('a'), b: query('b') },
   },
   {
     method: 'GET',
@@ -67,7 +63,6 @@ export const snapshotsRoutes: Route[] = [
     summary: 'One snapshot with the state of every technique it recorded (ttp_id, name, status, score)',
     roles: snapshotRoles.read,
     document: `query ($id: UUID!) { snapshot(id: $id) { ${SNAPSHOT_FIELDS} ${TECHNIQUE_STATES} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'DELETE',
@@ -77,7 +72,6 @@ export const snapshotsRoutes: Route[] = [
     roles: snapshotRoles.delete,
     status: 204,
     document: `mutation ($id: UUID!) { deleteSnapshot(id: $id) { id } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -90,7 +84,6 @@ export const snapshotsRoutes: Route[] = [
         date snapshotId coveragePercentage score ${COUNTS}
       }
     }`,
-    variables: { period: query('period') },
   },
   {
     method: 'POST',

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { CATALOG_SHAPE } from '../techniques/catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { CoverageStatusEnum, statusCountFields } from '../techniques/types.ts';

@@ -78,6 +78,7 @@ export const ssoRoutes: Route[] = [
       'Start a sign-in: redirects (302) to the identity provider with an AuthnRequest, and sets the svc_sso_request cookie that ties it to this browser; relay_state is the path to land on',
     roles: 'public',
     status: 302,
+    queryParameters: { relay_state: { type: 'string' } },
     async handle(req, res, { context }) {
       const { requestId, location } = await startSignIn(context.services, req.query.relay_state);
       setSsoRequestCookie(req, res, context.services, requestId);
@@ -94,6 +95,7 @@ export const ssoRoutes: Route[] = [
       'the callback then links the identity it returns to this account and signs in',
     roles: ssoRoles.selfLink,
     status: 302,
+    queryParameters: { relay_state: { type: 'string' } },
     async handle(req, res, { context }) {
       const { requestId, location } = await startLink(context.services, context.auth.principal ?? null, req.query.relay_state);
       setSsoRequestCookie(req, res, context.services, requestId);
@@ -109,6 +111,7 @@ export const ssoRoutes: Route[] = [
       'redirects (303) to the relay state; 401 SSO_FAILED when the response is refused',
     roles: 'public',
     status: 303,
+    errors: ['SSO_FAILED'],
     requestType: 'application/x-www-form-urlencoded',
     // Holds a SAMLResponse of SSO_MAX_RESPONSE_SIZE (at most 96 KB: 128 KB of base64, some of it percent-encoded) and a relay state.
     bodyLimit: '160kb',
@@ -129,6 +132,7 @@ export const ssoRoutes: Route[] = [
     tag: 'SSO',
     summary: 'Service-provider metadata XML (entity id, ACS URL, NameID formats), to upload to the identity provider',
     roles: 'public',
+    responseTypes: ['application/samlmetadata+xml'],
     async handle(_req, res, { context }) {
       res.type('application/samlmetadata+xml').send(await metadataXml(context.services));
     },

@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 import { readCertificates } from './certificates.ts';
 import type { Principal } from '../../auth/access.ts';
 import { ForbiddenError } from '../../errors.ts';
-import { AuthSource, type Role } from '../../generated/prisma/enums.ts';
+import { AuthSource } from '../../generated/prisma/enums.ts';
 import { SsoDisabledError, SsoLinkRefusedError } from './errors.ts';
 import { safeRelayPath } from './relay-state.ts';
 import {
@@ -16,7 +16,6 @@ import {
   settingsRow,
   spEntityIdOf,
   SSO_CONFIG_ID,
-  type AttributeMapping,
   type SsoSettings,
 } from './settings.ts';
 
@@ -28,20 +27,11 @@ export interface SsoStatus {
 }
 
 /** The settings as admins read them: everything stored (nothing in it is secret) and the addresses to give the IdP. */
-export interface SsoConfigView extends SsoStatus {
-  idpEntityId: string | null;
-  idpSsoUrl: string | null;
-  idpCertificate: string | null;
+export interface SsoConfigView extends SsoStatus, Omit<SsoSettings, 'enabled' | 'spEntityId'> {
   idpCertificateExpiresAt: Date | null;
   spEntityId: string;
   acsUrl: string;
   metadataUrl: string;
-  attributeMapping: AttributeMapping;
-  roleMapping: Record<string, Role>;
-  defaultRole: Role;
-  autoProvision: boolean;
-  updatedAt: Date | null;
-  updatedById: string | null;
 }
 
 const statusOf = (settings: SsoSettings): SsoStatus => ({ configured: isReady(settings), enabled: settings.enabled && isReady(settings) });

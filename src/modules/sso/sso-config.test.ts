@@ -154,7 +154,7 @@ describe('SSO configuration', () => {
     ['an empty entity id', { idp_entity_id: '  ' }, 'idp_entity_id'],
     ['an unknown default role', { default_role: 'root' }, 'default_role'],
     ['a flag that is not a boolean', { auto_provision: 'yes' }, 'auto_provision'],
-    ['an unknown attribute-mapping key', { attribute_mapping: { department: 'dept' } }, 'attribute_mapping'],
+    ['an unknown attribute-mapping key', { attribute_mapping: { department: 'dept' } }, 'attribute_mapping.department'],
     [
       'enabling without a certificate',
       { enabled: true, idp_entity_id: 'x', idp_sso_url: 'https://idp.test/sso', idp_certificate: null },

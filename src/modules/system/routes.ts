@@ -3,7 +3,7 @@ import { systemRoles } from './permissions.ts';
 import type { Health } from './service.ts';
 
 const EMAIL_SETTINGS = 'enabled smtpHost smtpPort smtpSecurity smtpUsername smtpPasswordSet fromAddress';
-const EMAIL_CONFIG_FIELDS = `${EMAIL_SETTINGS} configured defaults { ${EMAIL_SETTINGS} } updatedAt updatedById`;
+const EMAIL_CONFIG_FIELDS = `${EMAIL_SETTINGS} configured defaults { ${EMAIL_SETTINGS} } updatedAt updated_by_id: updatedById`;
 
 const HEALTH = 'query { health { status database { status engine } redis { status } storage { status driver } workers { status count } } }';
 
@@ -71,6 +71,5 @@ export const systemRoutes: Route[] = [
       "Send a test e-mail now to body to (default: the caller's address); 200 with delivered (whether the SMTP server accepted it), " +
       "outcome (a stable code) and detail (Violet's words, never the server's); 409 EMAIL_NOT_CONFIGURED while e-mail is disabled or lacks a host or sender",
     document: 'mutation ($to: String) { sendTestEmail(to: $to) { delivered outcome detail to } }',
-    variables: { to: body('to') },
   },
 ];

@@ -1,7 +1,11 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { TECHNIQUE_KNOWLEDGE_FIELDS } from '../knowledge/routes.ts';
-import { TECHNIQUE_TEST_PAGE } from '../test-runs/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
+import { TECHNIQUE_KNOWLEDGE_PAGE, TECHNIQUE_TEST_PAGE } from './service.ts';
 import { techniqueRoles } from './permissions.ts';
+
+/** The detail's knowledge lists (fields the knowledge module adds to a technique), up to the page maximum. */
+const TECHNIQUE_KNOWLEDGE_FIELDS = `
+  playbooks(limit: ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}) { id type title tags version updatedAt }
+  lessons(limit: ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}) { id severity title testId campaignId createdAt }`;
 
 const TECHNIQUE_FIELDS = `id ttpId name description tactic platforms statusGlobal
   reviewRequired isCustom createdAt updatedAt
@@ -10,7 +14,7 @@ const TECHNIQUE_FIELDS = `id ttpId name description tactic platforms statusGloba
 
 /** The single read lists the technique's tests (the spec's `tests` field), oldest first, up to the page maximum. */
 const TECHNIQUE_TESTS = `tests(limit: ${TECHNIQUE_TEST_PAGE.maxLimit}) { id name platform state detectionResult executionDate
-  campaignId created_by: createdById createdAt updatedAt }`;
+  campaignId createdById createdAt updatedAt }`;
 
 export const techniqueRoutes: Route[] = [
   {
@@ -26,15 +30,6 @@ export const techniqueRoutes: Route[] = [
         isCustom isSubtechnique parentTtpId revoked deprecated
       }
     }`,
-    variables: {
-      tactic: query('tactic'),
-      status: query('status'),
-      coverageStatus: query('coverage_status'),
-      reviewRequired: query('review_required'),
-      platform: query('platform'),
-      search: query('search'),
-      includeDeprecated: query('include_deprecated'),
-    },
   },
   {
     method: 'GET',
@@ -43,7 +38,6 @@ export const techniqueRoutes: Route[] = [
     summary: 'One technique with its tests, playbooks and lessons learned',
     roles: techniqueRoles.read,
     document: `query ($ttpId: String!) { technique(ttpId: $ttpId) { ${TECHNIQUE_FIELDS} ${TECHNIQUE_TESTS} ${TECHNIQUE_KNOWLEDGE_FIELDS} } }`,
-    variables: { ttpId: path('ttp_id') },
   },
   {
     method: 'POST',
@@ -62,7 +56,7 @@ export const techniqueRoutes: Route[] = [
     summary: 'Update a technique',
     roles: techniqueRoles.update,
     document: `mutation ($ttpId: String!, $input: UpdateTechniqueInput!) { updateTechnique(ttpId: $ttpId, input: $input) { ${TECHNIQUE_FIELDS} } }`,
-    variables: { ttpId: path('ttp_id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'PATCH',
@@ -71,6 +65,5 @@ export const techniqueRoutes: Route[] = [
     summary: 'Mark the technique reviewed (optional body review_required: true flags it for review instead)',
     roles: techniqueRoles.review,
     document: `mutation ($ttpId: String!, $reviewRequired: Boolean) { reviewTechnique(ttpId: $ttpId, reviewRequired: $reviewRequired) { ${TECHNIQUE_FIELDS} } }`,
-    variables: { ttpId: path('ttp_id'), reviewRequired: body('review_required') },
   },
 ];

@@ -1,5 +1,5 @@
 import { containsText, equalsText } from '../../db/search.ts';
-import { CATALOG_SHAPE } from './catalog-shape.ts';
+import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
@@ -68,6 +68,11 @@ async function platformSpellings(db: Db, platform: string): Promise<string[]> {
 
 /** Most techniques one list returns: the catalog bound. */
 export const TECHNIQUE_LIST_MAX = CATALOG_SHAPE.techniques;
+
+/** The tests a technique read lists at once (Technique.tests); the REST single read asks for the maximum. */
+export const TECHNIQUE_TEST_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+/** The technique detail's knowledge lists (playbooks, lessons: fields the knowledge module adds to a technique). */
+export const TECHNIQUE_KNOWLEDGE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export async function listTechniques(services: Services, filter: TechniqueFilter, query: Query = {}) {
   const db = services.prisma;

@@ -119,3 +119,9 @@ export const UpdateTechniqueInput = builder.inputType('UpdateTechniqueInput', {
     reviewRequired: t.boolean({ required: false }),
   }),
 });
+
+/** A short reference to a technique, for lists of other records that name techniques. */
+export const TechniqueRefType = builder.objectRef<{ id: string; ttpId: string; name: string }>('TechniqueRef').implement({
+  description: 'A technique named by its record id, ATT&CK id and name.',
+  fields: (t) => ({ id: t.exposeID('id'), ttpId: t.exposeString('ttpId'), name: t.exposeString('name') }),
+});

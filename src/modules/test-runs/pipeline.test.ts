@@ -368,7 +368,7 @@ describe('reading and listing', () => {
   });
 
   it('filters by state, technique, campaign, assignee, platform, creator and pending validation side, with the page envelope', async () => {
-    const { id: techniqueId } = await technique(app);
+    const { id: techniqueId, ttpId } = await technique(app);
     const { id: campaignId } = await campaign(app, t.admin);
     const a = await createTest(app, t.red_lead, techniqueId, { platform: 'linux', campaign_id: campaignId, assigned_to: t.red_tech.id });
     const b = await createTest(app, t.blue_lead, techniqueId, { platform: 'Windows' });
@@ -409,9 +409,24 @@ describe('reading and listing', () => {
       status: 400,
       body: { field: 'pending_validation_side' },
     });
-    expect(await app.api('GET', '/tests?technique_id=T1059', { token: t.viewer.token })).toMatchObject({
+    // A technique is named by its uuid or its ATT&CK id; one the catalog lacks matches nothing.
+    const byAttackId = await app.api('GET', `/tests?technique_id=${ttpId}`, { token: t.viewer.token });
+    expect(byAttackId.body.items.map((item: any) => item.id)).toEqual([d.id, c.id, b.id, a.id]);
+    expect((await app.api('GET', '/tests?technique_id=T9999.999', { token: t.viewer.token })).body).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('takes a technique by its ATT&CK id when creating, copying from a template and moving a test', async () => {
+    const { id: techniqueId, ttpId } = await technique(app);
+    const other = await technique(app);
+    const created = await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'by ATT&CK id', technique_id: ttpId } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.technique_id).toBe(techniqueId);
+    const moved = await app.api('PATCH', `/tests/${created.body.id}`, { token: t.red_lead.token, body: { technique_id: other.ttpId } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.technique_id).toBe(other.id);
+    expect(await app.api('POST', '/tests', { token: t.red_lead.token, body: { name: 'x', technique_id: 'T9999.999' } })).toMatchObject({
       status: 400,
-      body: { field: 'technique_id' },
+      body: { code: 'VALIDATION_ERROR', field: 'technique_id' },
     });
   });
 

@@ -28,6 +28,7 @@ import {
   ValidateTestRedInput,
 } from './types.ts';
 import { applyTransition } from './workflow.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   tests: t.field({
@@ -37,8 +38,7 @@ builder.queryFields((t) => ({
     authScopes: allow(testRoles.read),
     args: {
       filter: t.arg({ type: TestFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       tests.listTests(

@@ -1,9 +1,8 @@
 import type { Principal } from '../../auth/access.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
-import { NotAllowedInStateError } from './errors.ts';
 import { getTest } from './service.ts';
-import { RETEST_FROM } from './state-machine.ts';
+import { RETEST_FROM, testLifecycle } from './state-machine.ts';
 import { insertTest, lockTest, type TestQuery } from './store.ts';
 
 /** Re-runs a decided test: a new draft with the same definition, in the same lineage. */
@@ -15,7 +14,7 @@ export function createRetest(services: Services, principal: Principal, id: strin
 export async function insertRetest(uow: UnitOfWork, createdById: string, id: string, query: TestQuery = {}) {
   const locked = await lockTest(uow, id);
   const { test } = locked;
-  if (!RETEST_FROM.includes(test.state)) throw new NotAllowedInStateError('RETEST_NOT_ALLOWED', 'A retest', test.state, RETEST_FROM);
+  testLifecycle.assertIn('RETEST_NOT_ALLOWED', 'A retest', test.state, RETEST_FROM);
   const retest = await insertTest(
     uow,
     createdById,

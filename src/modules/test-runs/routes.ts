@@ -1,7 +1,5 @@
 import './types.ts';
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
-import { DETECTION_EVALUATION_FIELDS } from '../detection-rules/routes.ts';
-import { EVIDENCE_FIELDS } from '../evidence/routes.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { testRoles } from './permissions.ts';
 import { TRANSITIONS, type TransitionInput } from './state-machine.ts';
 
@@ -10,14 +8,23 @@ export const TEST_FIELDS = `id techniqueId technique { id ttpId name tactic stat
   name description platform procedureText toolUsed attackSuccess redSummary
   detectionResult blueSummary state validTransitions
   executionDate redSubmittedAt blueSubmittedAt
-  redValidationStatus redValidationNotes red_validated_by: redValidatedById redValidatedAt
-  blueValidationStatus blueValidationNotes blue_validated_by: blueValidatedById blueValidatedAt
+  redValidationStatus redValidationNotes redValidatedById redValidatedAt
+  blueValidationStatus blueValidationNotes blueValidatedById blueValidatedAt
   pendingValidationSides decidedAt
   remediationSteps remediationStatus remediation_assignee: remediationAssigneeId
   remediationCompletedAt dataClassification
-  created_by: createdById assigned_to: assignedToId campaignId templateId
-  retest_of: retestOfId lineageId elapsedSeconds timerRunning timerStartedAt
+  createdById assignedToId campaignId templateId
+  retestOfId lineageId elapsedSeconds timerRunning timerStartedAt
   version createdAt updatedAt`;
+
+/**
+ * A test's evidence and detection-rule evaluations in the spec's snake_case: the test detail carries them, and the
+ * evidence and detection-rules routes answer with the same fields.
+ */
+export const EVIDENCE_FIELDS = `id testId team fileName contentType sizeBytes
+  sha256Hash uploadedAt uploadedById downloadUrl downloadUrlExpiresAt`;
+export const DETECTION_EVALUATION_FIELDS = `id testId ruleId ruleTitle ruleSource
+  ruleExternalId ruleAuthor triggered notes evaluatedById evaluatedAt`;
 
 /** The single read adds the attached evidence and the detection rules evaluated on the test. */
 const TEST_DETAIL_FIELDS = `${TEST_FIELDS}
@@ -44,7 +51,7 @@ const transitionRoutes: Route[] = TRANSITIONS.map(
     document: row.input
       ? `mutation ($id: UUID!, $input: ${TRANSITION_INPUT_TYPES[row.input]}) { ${row.mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
       : `mutation ($id: UUID!) { ${row.mutation}(id: $id) { ${TEST_FIELDS} } }`,
-    variables: row.input ? { id: path('id'), input: body() } : { id: path('id') },
+    variables: row.input ? { input: body() } : {},
   }),
 );
 
@@ -64,7 +71,7 @@ const update = (
   document: input
     ? `mutation ($id: UUID!, $input: ${input}!) { ${mutation}(id: $id, input: $input) { ${TEST_FIELDS} } }`
     : `mutation ($id: UUID!) { ${mutation}(id: $id) { ${TEST_FIELDS} } }`,
-  variables: input ? { id: path('id'), input: body() } : { id: path('id') },
+  variables: input ? { input: body() } : {},
 });
 
 export const testsRoutes: Route[] = [
@@ -73,26 +80,15 @@ export const testsRoutes: Route[] = [
     path: '/tests',
     tag: 'Tests',
     summary:
-      'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset default 0, limit default 50, max 200)',
+      'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side)',
     roles: testRoles.read,
-    document: `query ($state: TestState, $techniqueId: UUID, $campaignId: UUID, $assignedTo: UUID, $platform: String, $createdBy: UUID,
+    document: `query ($state: TestState, $techniqueId: String, $campaignId: UUID, $assignedTo: UUID, $platform: String, $createdBy: UUID,
         $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int) {
       tests(filter: { state: $state, techniqueId: $techniqueId, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform,
           createdBy: $createdBy, pendingValidationSide: $pendingValidationSide }, offset: $offset, limit: $limit) {
         items { ${TEST_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      state: query('state'),
-      techniqueId: query('technique_id'),
-      campaignId: query('campaign_id'),
-      assignedTo: query('assigned_to'),
-      platform: query('platform'),
-      createdBy: query('created_by'),
-      pendingValidationSide: query('pending_validation_side'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -123,7 +119,6 @@ export const testsRoutes: Route[] = [
     summary: 'One test with every field, its evidences and its detection-rule evaluations',
     roles: testRoles.read,
     document: `query ($id: UUID!) { test(id: $id) { ${TEST_DETAIL_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   update(
     'PATCH',
@@ -193,7 +188,6 @@ export const testsRoutes: Route[] = [
     summary: 'Timeline of the test: creation, state changes, edits, validations and timer actions, oldest first',
     roles: testRoles.read,
     document: `query ($id: UUID!) { testTimeline(testId: $id) { ${EVENT_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -202,6 +196,5 @@ export const testsRoutes: Route[] = [
     summary: 'Every test of the retest lineage, in creation order',
     roles: testRoles.read,
     document: `query ($id: UUID!) { retestChain(testId: $id) { ${TEST_FIELDS} } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -10,10 +10,10 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
-import { NotAllowedInStateError } from './errors.ts';
-import { EDIT_RULES, type EditKind } from './state-machine.ts';
+import { EDIT_RULES, testLifecycle, type EditKind } from './state-machine.ts';
 import { assertTestId, insertTest, lockTest, type TestQuery } from './store.ts';
 import { fieldsFromTemplate } from './templates.ts';
+import { techniqueIdFor, techniqueIdOrNull } from '../techniques/reference.ts';
 
 export const TEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
@@ -23,10 +23,12 @@ const longText = z.string().max(50_000, 'must be at most 50000 characters');
 const name = trimmed(300);
 const description = z.string().max(20_000, 'must be at most 20000 characters');
 const platform = trimmed(100);
+/** A technique named by its uuid or its ATT&CK id (T1003.001). */
+const techniqueRef = z.string().trim().min(1, 'must name a technique').max(100);
 
 const filterSchema = z.object({
   state: z.enum(TestState).nullish(),
-  techniqueId: uuid.nullish(),
+  techniqueId: techniqueRef.nullish(),
   campaignId: uuid.nullish(),
   withoutCampaign: z.boolean().nullish(),
   assignedTo: uuid.nullish(),
@@ -44,7 +46,8 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   const { offset, limit } = parseInput(pageSchema, paging);
   const where: Prisma.TestWhereInput = {};
   if (state) where.state = state;
-  if (techniqueId) where.techniqueId = techniqueId;
+  // A technique the catalog does not have matches no test (an empty page, as for any other filter).
+  if (techniqueId) where.techniqueId = (await techniqueIdOrNull(services.prisma, techniqueId)) ?? NO_TECHNIQUE;
   if (campaignId) where.campaignId = campaignId;
   else if (withoutCampaign) where.campaignId = null;
   if (assignedTo) where.assignedToId = assignedTo;
@@ -85,11 +88,8 @@ export async function testTimeline(
   });
 }
 
-async function assertTechnique(uow: UnitOfWork, techniqueId: string): Promise<void> {
-  if (!(await uow.tx.technique.findUnique({ where: { id: techniqueId }, select: { id: true } }))) {
-    throw new ValidationError('techniqueId', 'no technique with this id');
-  }
-}
+/** The nil UUID: no technique has it. */
+const NO_TECHNIQUE = '00000000-0000-0000-0000-000000000000';
 
 async function assertCampaign(uow: UnitOfWork, campaignId: string): Promise<void> {
   if (!(await uow.tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true } }))) {
@@ -116,7 +116,7 @@ const withAliases = <T extends { name?: string; title?: string; description?: st
 
 const createSchema = z
   .object({
-    techniqueId: uuid,
+    techniqueId: techniqueRef,
     name: name.optional(),
     title: name.optional(),
     description: description.optional(),
@@ -131,9 +131,9 @@ const createSchema = z
   .refine((input) => input.name, { path: ['name'], message: 'is required' });
 
 export function createTest(services: Services, principal: Principal, input: unknown, query: TestQuery = {}) {
-  const { techniqueId, assignedTo, ...fields } = parseInput(createSchema, input);
+  const { techniqueId: reference, assignedTo, ...fields } = parseInput(createSchema, input);
   return inTransaction(services, principal, async (uow) => {
-    await assertTechnique(uow, techniqueId);
+    const techniqueId = await techniqueIdFor(uow.tx, reference);
     if (assignedTo) await assertActiveUser(uow, assignedTo, 'assignedTo');
     if (fields.campaignId) await assertCampaign(uow, fields.campaignId);
     return insertTest(uow, principal.userId, { ...fields, name: fields.name!, techniqueId, assignedToId: assignedTo ?? null }, {}, query);
@@ -142,7 +142,7 @@ export function createTest(services: Services, principal: Principal, input: unkn
 
 const fromTemplateSchema = z.object({
   templateId: uuid,
-  techniqueId: uuid.nullish(),
+  techniqueId: techniqueRef.nullish(),
   name: name.nullish(),
   assignedTo: uuid.nullish(),
   campaignId: uuid.nullish(),
@@ -170,9 +170,8 @@ export async function insertTestFromTemplate(
   const template = await uow.tx.testTemplate.findUnique({ where: { id: data.templateId } });
   if (!template) throw new ValidationError('templateId', 'no test template with this id');
   if (!template.isActive) throw new ValidationError('templateId', 'the template is inactive');
-  let techniqueId = data.techniqueId;
-  if (techniqueId) await assertTechnique(uow, techniqueId);
-  else if (template.ttpTechniqueId) {
+  let techniqueId = data.techniqueId ? await techniqueIdFor(uow.tx, data.techniqueId) : undefined;
+  if (!techniqueId && template.ttpTechniqueId) {
     techniqueId = (await uow.tx.technique.findUnique({ where: { ttpId: template.ttpTechniqueId }, select: { id: true } }))?.id;
   }
   if (!techniqueId) throw new ValidationError('techniqueId', 'is required: the template names no known technique');
@@ -196,7 +195,7 @@ const generalSchema = z
     objective: description,
     platform: platform.nullable(),
     assignedTo: uuid.nullable(),
-    techniqueId: uuid,
+    techniqueId: techniqueRef,
   })
   .partial()
   .transform(withAliases);
@@ -235,7 +234,7 @@ async function editTest(
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockTest(uow, id);
     const { test, now } = locked;
-    if (!rule.states.includes(test.state)) throw new NotAllowedInStateError('EDIT_NOT_ALLOWED', rule.what, test.state, rule.states);
+    testLifecycle.assertIn('EDIT_NOT_ALLOWED', rule.what, test.state, rule.states);
     const proposed = await changesFor(uow, test, now);
     const changed = Object.entries(proposed).filter(([key, value]) => value !== undefined && !same(value, test[key as keyof Test]));
     if (changed.length) {
@@ -267,9 +266,9 @@ export function updateTest(services: Services, principal: Principal, id: string,
     id,
     'general',
     async (uow) => {
-      if (fields.techniqueId) await assertTechnique(uow, fields.techniqueId);
+      const techniqueId = fields.techniqueId ? await techniqueIdFor(uow.tx, fields.techniqueId) : undefined;
       if (assignedTo) await assertActiveUser(uow, assignedTo, 'assignedTo');
-      return { ...fields, assignedToId: assignedTo };
+      return { ...fields, techniqueId, assignedToId: assignedTo };
     },
     query,
   );

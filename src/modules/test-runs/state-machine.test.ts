@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
-import { actionsFrom, dualValidationOutcome, sidesOf, targetOf, TRANSITIONS, transitionFor, validTransitions } from './state-machine.ts';
+import { dualValidationOutcome, sidesOf, targetOf, testLifecycle, TRANSITIONS } from './state-machine.ts';
+
+const { actionsFrom, transition: transitionFor, validTransitions } = testLifecycle;
 import { STATES, TEST_STATES } from './states.ts';
 
 describe('the transition table', () => {

@@ -1,6 +1,7 @@
 import { Roles, type Role } from '../../auth/roles.ts';
 import type { TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
-import { TEST_STATES } from './states.ts';
+import { defineLifecycle, type TransitionRow } from '../../lifecycle/kit.ts';
+import { STATES } from './states.ts';
 
 export { EDIT_RULES, RETEST_FROM, TEST_STATES, TIMED_STATES, type EditKind } from './states.ts';
 
@@ -33,7 +34,7 @@ export interface TransitionEffects {
   clearsValidation?: boolean;
 }
 
-export interface Transition {
+export interface Transition extends TransitionRow<TestState, TestAction> {
   action: TestAction;
   /** REST: POST /tests/{id}/<path>. */
   path: string;
@@ -153,20 +154,13 @@ export const TRANSITIONS: readonly Transition[] = [
   },
 ];
 
-export const transitionFor = (action: TestAction): Transition => TRANSITIONS.find((row) => row.action === action)!;
-
-/** States the test can move to from `state` (the `valid_transitions` of an INVALID_TRANSITION error). */
-export function validTransitions(state: TestState): TestState[] {
-  const targets = TRANSITIONS.filter((row) => row.from === state).flatMap((row) => row.to);
-  return TEST_STATES.filter((candidate) => candidate !== state && targets.includes(candidate));
-}
-
-/** Actions of the table's current (not legacy) rows that `role` may take in `state`. */
-export const actionsForRole = (state: TestState, role: Role | undefined): TestAction[] =>
-  TRANSITIONS.filter((row) => row.from === state && !row.legacy && role !== undefined && row.roles.includes(role)).map((row) => row.action);
-
-/** Actions the table offers in `state`. */
-export const actionsFrom = (state: TestState): TestAction[] => TRANSITIONS.filter((row) => row.from === state).map((row) => row.action);
+/** The test lifecycle: the state table (states.ts), this transition table, and what derives from them. */
+export const testLifecycle = defineLifecycle({
+  noun: 'test',
+  inState: (state: TestState) => `the test is in ${state}`,
+  states: STATES,
+  transitions: TRANSITIONS,
+});
 
 /** The state an action aims at: a rejection aims at rejected, every other validation at validated. */
 export function targetOf(row: Transition, decision?: ValidationStatus | null): TestState {

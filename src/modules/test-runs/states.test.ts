@@ -32,20 +32,6 @@ describe('the test state table', () => {
     });
   });
 
-  it('notifies on entry as the spec table says, and never on entering draft', () => {
-    const entries = Object.fromEntries(
-      TEST_STATES.map((state) => [state, STATES[state].entry && [STATES[state].entry?.event, STATES[state].entry?.recipients]]),
-    );
-    expect(entries).toEqual({
-      draft: null,
-      red_executing: ['test_execution_started', 'creator'],
-      blue_evaluating: ['test_ready_for_blue', ['blue_tech']],
-      in_review: ['test_ready_for_review', ['red_lead', 'blue_lead']],
-      rejected: ['test_rejected', 'creator'],
-      validated: ['test_validated', 'creator'],
-    });
-  });
-
   it('keeps timing and turns consistent: the timer runs exactly while a team has the turn and the test is under way', () => {
     for (const state of TEST_STATES) {
       const rule = STATES[state];

@@ -1,17 +1,7 @@
-import type { Role } from '../../auth/roles.ts';
+import { statesOf, statesWhere as where } from '../../lifecycle/kit.ts';
 import type { Team, TestState } from '../../generated/prisma/enums.ts';
-import type { NotificationEvent } from '../notifications/preferences.ts';
 
 export type EditKind = 'general' | 'red' | 'blue' | 'remediation' | 'classification';
-
-/** Who hears of a test entering a state (the spec's in-app notification table). */
-export interface EntryNotice {
-  event: NotificationEvent;
-  recipients: 'creator' | readonly Role[];
-  title: string;
-  /** Completes `Test "<name>" (<ttp>) …`. */
-  message: string;
-}
 
 /** Every rule that depends on the state a test is in. */
 export interface StateRule {
@@ -27,7 +17,6 @@ export interface StateRule {
   evaluable: boolean;
   /** A decision (validated or rejected): stamps decided_at and allows a retest. */
   decided: boolean;
-  entry: EntryNotice | null;
 }
 
 /**
@@ -42,7 +31,6 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: [],
     evaluable: false,
     decided: false,
-    entry: null,
   },
   red_executing: {
     turn: 'red',
@@ -51,7 +39,6 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: ['red'],
     evaluable: false,
     decided: false,
-    entry: { event: 'test_execution_started', recipients: 'creator', title: 'Test execution started', message: 'is being executed' },
   },
   blue_evaluating: {
     turn: 'blue',
@@ -60,12 +47,6 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: ['red', 'blue'],
     evaluable: true,
     decided: false,
-    entry: {
-      event: 'test_ready_for_blue',
-      recipients: ['blue_tech'],
-      title: 'Test ready for blue-team evaluation',
-      message: 'awaits blue-team evaluation',
-    },
   },
   in_review: {
     turn: 'leads',
@@ -74,12 +55,6 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: ['red', 'blue'],
     evaluable: true,
     decided: false,
-    entry: {
-      event: 'test_ready_for_review',
-      recipients: ['red_lead', 'blue_lead'],
-      title: 'Test ready for review',
-      message: 'awaits red and blue lead validation',
-    },
   },
   rejected: {
     turn: null,
@@ -88,7 +63,6 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: ['red', 'blue'],
     evaluable: true,
     decided: true,
-    entry: { event: 'test_rejected', recipients: 'creator', title: 'Test rejected', message: 'was rejected' },
   },
   validated: {
     turn: null,
@@ -97,15 +71,13 @@ export const STATES: Readonly<Record<TestState, StateRule>> = {
     evidence: [],
     evaluable: true,
     decided: true,
-    entry: { event: 'test_validated', recipients: 'creator', title: 'Test validated', message: 'was validated' },
   },
 };
 
-export const TEST_STATES = Object.keys(STATES) as readonly TestState[];
+export const TEST_STATES = statesOf(STATES);
 
 /** The states, in lifecycle order, whose rule passes `test`. */
-export const statesWhere = (test: (rule: StateRule, state: TestState) => boolean): readonly TestState[] =>
-  TEST_STATES.filter((state) => test(STATES[state], state));
+const statesWhere = (test: (rule: StateRule, state: TestState) => boolean): readonly TestState[] => where(STATES, test);
 
 /** The timer runs while someone works on the test: it starts entering these states and stops leaving them. */
 export const TIMED_STATES = statesWhere((rule) => rule.timed);

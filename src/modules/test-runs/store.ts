@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { NotFoundError } from '../../errors.ts';
 import type { Test, TestState } from '../../generated/prisma/client.ts';
-import { lockRow } from '../../db/row-lock.ts';
+import { lockAndRead } from '../../db/row-lock.ts';
+import { assertUuid } from '../../validation.ts';
 
 export type TestQuery = { select?: Prisma.TestSelect; include?: Prisma.TestInclude };
 
-const uuid = z.guid();
-
 /** Throws 404 for anything that is not a UUID, before it can reach SQL. */
-export function assertTestId(id: string): void {
-  if (!uuid.safeParse(id).success) throw new NotFoundError('Test', id);
-}
+export const assertTestId = (id: string): void => assertUuid('Test', id);
 
 export interface TimelineEntry {
   kind: string;
@@ -37,9 +32,7 @@ export interface LockedTest {
  * transactions insert rows that reference the test (evidence, evaluations) meanwhile.
  */
 export async function lockTest(uow: UnitOfWork, id: string): Promise<LockedTest> {
-  assertTestId(id);
-  if (!(await lockRow(uow.tx, 'tests', id, 'noKeyUpdate'))) throw new NotFoundError('Test', id);
-  const test = await uow.tx.test.findUniqueOrThrow({ where: { id } });
+  const test = await lockAndRead(uow.tx, 'tests', 'Test', id, () => uow.tx.test.findUnique({ where: { id } }), 'noKeyUpdate');
   const last = await uow.tx.testEvent.findFirst({ where: { testId: id }, orderBy: { at: 'desc' }, select: { at: true } });
   return timelineOf(uow, test, last?.at);
 }

@@ -2,8 +2,7 @@ import type { Principal } from '../../auth/access.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import type { Test, TestState } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
-import { NotAllowedInStateError } from './errors.ts';
-import { TIMED_STATES } from './state-machine.ts';
+import { testLifecycle, TIMED_STATES } from './state-machine.ts';
 import { lockTest, type TestQuery } from './store.ts';
 
 type TimerFields = Pick<Test, 'elapsedMs' | 'timerStartedAt'>;
@@ -54,8 +53,7 @@ export function resumeTimer(services: Services, principal: Principal, id: string
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockTest(uow, id);
     const { test, now } = locked;
-    if (!TIMED_STATES.includes(test.state))
-      throw new NotAllowedInStateError('TIMER_NOT_ALLOWED', 'Resuming the timer', test.state, TIMED_STATES);
+    testLifecycle.assertIn('TIMER_NOT_ALLOWED', 'Resuming the timer', test.state, TIMED_STATES);
     if (!test.timerStartedAt) {
       await uow.tx.test.update({ where: { id }, data: { timerStartedAt: now, version: { increment: 1 } } });
       const details = { elapsed_ms: Number(test.elapsedMs) };

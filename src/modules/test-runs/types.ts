@@ -4,8 +4,9 @@ import { page, parseInput } from '../../validation.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { DetectionResult, RemediationStatus, TestState, ValidationStatus } from '../../generated/prisma/enums.ts';
 import '../techniques/types.ts';
+import { TECHNIQUE_TEST_PAGE } from '../techniques/service.ts';
 import { UserSummaryType } from '../users/types.ts';
-import { actionsForRole, actionsFrom, validTransitions, type Side } from './state-machine.ts';
+import { testLifecycle, type Side } from './state-machine.ts';
 import { elapsedMsOf } from './timer.ts';
 
 export const TestStateEnum = builder.enumType(TestState, {
@@ -42,16 +43,16 @@ export const TestType = builder.prismaObject('Test', {
     validTransitions: t.field({
       type: [TestStateEnum],
       description: 'States the test can move to from its current state.',
-      resolve: (test) => validTransitions(test.state),
+      resolve: (test) => testLifecycle.validTransitions(test.state),
     }),
     availableActions: t.stringList({
       description: 'Transition actions the table offers in the current state (roles still apply), e.g. submit_red.',
-      resolve: (test) => actionsFrom(test.state),
+      resolve: (test) => testLifecycle.actionsFrom(test.state),
     }),
     myActions: t.stringList({
       description:
         "Transition actions the caller's role may take in the current state (e.g. submit_red); per-record rules are checked when acting. Empty for viewers.",
-      resolve: (test, _args, context) => actionsForRole(test.state, context.auth.principal?.role),
+      resolve: (test, _args, context) => testLifecycle.actionsFor(test.state, context.auth.principal?.role),
     }),
     executionDate: t.expose('executionDate', { type: 'DateTime', nullable: true, description: 'Set by start-execution.' }),
     redSubmittedAt: t.expose('redSubmittedAt', { type: 'DateTime', nullable: true }),
@@ -126,8 +127,6 @@ export const TestEventType = builder.prismaObject('TestEvent', {
   }),
 });
 
-/** The tests a technique read lists at once; the REST single read asks for the maximum. */
-export const TECHNIQUE_TEST_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
 const techniqueTestPage = page(TECHNIQUE_TEST_PAGE.defaultLimit, TECHNIQUE_TEST_PAGE.maxLimit);
 
 builder.prismaObjectField('Technique', 'tests', (t) =>
@@ -155,7 +154,7 @@ builder.prismaObjectField('Technique', 'tests', (t) =>
 export const TestFilterInput = builder.inputType('TestFilter', {
   fields: (t) => ({
     state: t.field({ type: TestStateEnum, required: false }),
-    techniqueId: t.field({ type: 'UUID', required: false }),
+    techniqueId: t.string({ required: false, description: 'The technique: its uuid or its ATT&CK id (T1003.001).' }),
     campaignId: t.field({ type: 'UUID', required: false }),
     withoutCampaign: t.boolean({ required: false, description: 'Only tests that belong to no campaign (e.g. to add one to a campaign).' }),
     assignedTo: t.field({ type: 'UUID', required: false, description: 'Assigned user (UUID).' }),
@@ -171,7 +170,7 @@ export const TestFilterInput = builder.inputType('TestFilter', {
 
 export const CreateTestInput = builder.inputType('CreateTestInput', {
   fields: (t) => ({
-    techniqueId: t.field({ type: 'UUID', required: true }),
+    techniqueId: t.string({ required: true, description: 'The technique: its uuid or its ATT&CK id (T1003.001).' }),
     name: t.string({ required: false, description: 'Required (or title).' }),
     title: t.string({ required: false, description: 'Same as name.' }),
     description: t.string({ required: false }),
@@ -187,10 +186,9 @@ export const CreateTestInput = builder.inputType('CreateTestInput', {
 export const CreateTestFromTemplateInput = builder.inputType('CreateTestFromTemplateInput', {
   fields: (t) => ({
     templateId: t.field({ type: 'UUID', required: true }),
-    techniqueId: t.field({
-      type: 'UUID',
+    techniqueId: t.string({
       required: false,
-      description: 'Defaults to the technique the template names (ttp_technique_id).',
+      description: 'The technique: its uuid or its ATT&CK id (T1003.001); defaults to the one the template names (ttp_technique_id).',
     }),
     name: t.string({ required: false, description: "Defaults to the template's name." }),
     assignedTo: t.field({ type: 'UUID', required: false }),
@@ -206,7 +204,7 @@ export const UpdateTestInput = builder.inputType('UpdateTestInput', {
     objective: t.string({ required: false, description: 'Same as description.' }),
     platform: t.string({ required: false }),
     assignedTo: t.field({ type: 'UUID', required: false, description: 'User (UUID); null unassigns.' }),
-    techniqueId: t.field({ type: 'UUID', required: false }),
+    techniqueId: t.string({ required: false, description: 'The technique: its uuid or its ATT&CK id (T1003.001).' }),
   }),
 });
 

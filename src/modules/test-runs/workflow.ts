@@ -8,12 +8,12 @@ import type { Test, TestState } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import { recomputeCoverage } from './coverage.ts';
-import { AlreadyValidatedError, IncompleteTestError, invalidTestTransition } from './errors.ts';
+import { AlreadyValidatedError, IncompleteTestError } from './errors.ts';
 import {
   dualValidationOutcome,
   sidesOf,
   targetOf,
-  transitionFor,
+  testLifecycle,
   type Side,
   type TestAction,
   type Transition,
@@ -102,12 +102,12 @@ export function applyTransition(
   input: unknown,
   query: TestQuery = {},
 ) {
-  const row = transitionFor(action);
+  const row = testLifecycle.transition(action);
   const request = parseRequest(row, input);
   return inTransaction(services, principal, async (uow) => {
     const locked = await lockTest(uow, id);
     const { test, now } = locked;
-    if (test.state !== row.from) throw invalidTestTransition(row, test.state, targetOf(row, request.decision));
+    testLifecycle.assertFrom(row, test.state, targetOf(row, request.decision));
 
     const data: Prisma.TestUncheckedUpdateInput = { version: { increment: 1 } };
     const entries: TimelineEntry[] = [];

@@ -4,6 +4,8 @@ import type { Importer, ImportContext } from '../../sources/importer.ts';
 import { readAtomics, type AtomicTechnique, type AtomicTest } from './atomics.ts';
 import { remediationByTtpId } from './remediation.ts';
 import { normalizePlatforms, TemplateSource } from './service.ts';
+import { differsIn } from '../../sources/diff.ts';
+import { inBatches } from '../../sources/batches.ts';
 
 const SOURCE = TemplateSource.atomicRedTeam;
 const CREATE_BATCH = 500;
@@ -52,22 +54,7 @@ function draftOf(technique: AtomicTechnique, test: AtomicTest, remediation: stri
   };
 }
 
-/** JSON with sorted keys, so jsonb's key order never reads as a change. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonical(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-const differs = (current: Record<string, unknown>, draft: Draft) =>
-  IMPORTED_FIELDS.some((field) => canonical(current[field]) !== canonical(draft[field]));
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
-}
+const differs = (current: Record<string, unknown>, draft: Draft) => differsIn(IMPORTED_FIELDS, current, draft);
 
 /**
  * Imports Atomic Red Team atomics as test templates, one per atomic test, keyed by its GUID: new tests are
@@ -110,32 +97,18 @@ export const importAtomicRedTeam: Importer = async ({ services, location, actor,
   const removed = existing.filter((row) => row.isActive && !drafts.has(row.externalId!) && !unreadable.has(row.externalId!));
 
   const details = (extra: Record<string, Prisma.InputJsonValue>) => ({ source: SOURCE, location, ...extra });
-  for (const batch of chunks(creates, CREATE_BATCH)) {
-    await inTransaction(
-      services,
-      actor,
-      async (uow) => {
-        await uow.tx.testTemplate.createMany({ data: batch, skipDuplicates: true });
-        await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ created: batch.length }) });
-      },
-      { timeout: BATCH_TIMEOUT_MS },
-    );
-  }
-  for (const batch of chunks(updates, UPDATE_BATCH)) {
-    await inTransaction(
-      services,
-      actor,
-      async (uow) => {
-        for (const { id, data } of batch) await uow.tx.testTemplate.update({ where: { id }, data });
-        await uow.audit({
-          action: 'import_test_templates',
-          entityType: 'test_template',
-          details: details({ updated: batch.length, guids: batch.map((update) => update.data.externalId) }),
-        });
-      },
-      { timeout: BATCH_TIMEOUT_MS },
-    );
-  }
+  await inBatches(services, actor, creates, { size: CREATE_BATCH, timeout: BATCH_TIMEOUT_MS }, async (uow, batch) => {
+    await uow.tx.testTemplate.createMany({ data: batch, skipDuplicates: true });
+    await uow.audit({ action: 'import_test_templates', entityType: 'test_template', details: details({ created: batch.length }) });
+  });
+  await inBatches(services, actor, updates, { size: UPDATE_BATCH, timeout: BATCH_TIMEOUT_MS }, async (uow, batch) => {
+    for (const { id, data } of batch) await uow.tx.testTemplate.update({ where: { id }, data });
+    await uow.audit({
+      action: 'import_test_templates',
+      entityType: 'test_template',
+      details: details({ updated: batch.length, guids: batch.map((update) => update.data.externalId) }),
+    });
+  });
   const deactivated = removed.map((row) => row.externalId!);
   if (removed.length) {
     await inTransaction(

@@ -2,7 +2,7 @@ import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, pageArgs } from '../../graphql/pagination.ts';
 import { templatesByTtpIdLoader } from './loaders.ts';
 
 /** Most templates one technique lists (Atomic Red Team has a few dozen for the busiest technique). */
@@ -22,8 +22,7 @@ builder.queryFields((t) => ({
     authScopes: allow(templateRoles.read),
     args: {
       filter: t.arg({ type: TestTemplateFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       templates.listTemplates(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
-import { path, query, type Route } from '../../../rest-adapter/types.ts';
+import type { Route } from '../../../rest-adapter/types.ts';
 import { camelizeKeys } from '../../naming.ts';
 import { ValidationError } from '../../errors.ts';
 import { templateRoles } from './permissions.ts';
 
 const TEMPLATE_FIELDS = `id name description ttpTechniqueId platform platforms severity source executor procedure
   cleanupCommand elevationRequired inputArguments toolUsed
-  suggestedRemediation externalId isActive created_by: createdById
+  suggestedRemediation externalId isActive createdById
   testCount createdAt updatedAt`;
 
 const CREATE = `mutation ($input: CreateTestTemplateInput!) { createTestTemplate(input: $input) { ${TEMPLATE_FIELDS} } }`;
@@ -33,7 +33,7 @@ export const testTemplatesRoutes: Route[] = [
     method: 'GET',
     path: '/test-templates',
     tag: 'Test templates',
-    summary: 'List templates (filters source, platform, severity, search, ttp_technique_id, is_active; offset, limit default 50, max 200)',
+    summary: 'List templates (filters source, platform, severity, search, ttp_technique_id, is_active)',
     roles: templateRoles.read,
     document: `query ($source: String, $platform: String, $severity: TemplateSeverity, $search: String, $ttpTechniqueId: String, $isActive: Boolean, $offset: Int, $limit: Int) {
       testTemplates(
@@ -42,16 +42,6 @@ export const testTemplatesRoutes: Route[] = [
         limit: $limit
       ) { items { ${TEMPLATE_FIELDS} } total offset limit }
     }`,
-    variables: {
-      source: query('source'),
-      platform: query('platform'),
-      severity: query('severity'),
-      search: query('search'),
-      ttpTechniqueId: query('ttp_technique_id'),
-      isActive: query('is_active'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -83,7 +73,6 @@ export const testTemplatesRoutes: Route[] = [
     summary: 'Flip the active flag of a template',
     roles: templateRoles.toggleActive,
     document: `mutation ($id: UUID!) { toggleTestTemplateActive(id: $id) { ${TEMPLATE_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'GET',
@@ -92,7 +81,6 @@ export const testTemplatesRoutes: Route[] = [
     summary: 'One template',
     roles: templateRoles.read,
     document: `query ($id: UUID!) { testTemplate(id: $id) { ${TEMPLATE_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -114,6 +102,5 @@ export const testTemplatesRoutes: Route[] = [
     roles: templateRoles.delete,
     status: 204,
     document: 'mutation ($id: UUID!) { deleteTestTemplate(id: $id) }',
-    variables: { id: path('id') },
   },
 ];

@@ -5,6 +5,7 @@ import { pagedCost } from '../../graphql/cost.ts';
 import { threatActorRoles } from './permissions.ts';
 import * as threatActors from './service.ts';
 import { ThreatActorFilterInput, ThreatActorPage } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   threatActors: t.field({
@@ -14,8 +15,7 @@ builder.queryFields((t) => ({
     authScopes: allow(threatActorRoles.read),
     args: {
       filter: t.arg({ type: ThreatActorFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
       threatActors.listThreatActors(

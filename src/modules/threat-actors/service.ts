@@ -3,7 +3,7 @@ import type { Prisma } from '../../db/client.ts';
 import { equalsText, likePattern } from '../../db/search.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { page, parseInput, trimmed } from '../../validation.ts';
+import { page, parseInput, trimmed, isUuid } from '../../validation.ts';
 
 type Query = { include?: Prisma.ThreatActorInclude; select?: Prisma.ThreatActorSelect };
 
@@ -25,7 +25,6 @@ const filterSchema = z.object({
 export type ThreatActorFilter = z.input<typeof filterSchema>;
 
 // Postgres accepts any 8-4-4-4-12 hex uuid, so do we.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GROUP_ID = /^G\d{4,}$/i;
 
 /**
@@ -65,7 +64,7 @@ export async function listThreatActors(services: Services, filter: unknown, pagi
 }
 
 function whereOfKey(key: string): Prisma.ThreatActorWhereInput {
-  if (UUID.test(key)) return { id: key };
+  if (isUuid(key)) return { id: key };
   if (GROUP_ID.test(key)) return { externalId: key.toUpperCase() };
   throw new ValidationError('id', 'must be a UUID or an ATT&CK group id such as G0007');
 }

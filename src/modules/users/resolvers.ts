@@ -2,7 +2,7 @@ import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, pageArgs } from '../../graphql/pagination.ts';
 import { userRoles } from './permissions.ts';
 import * as users from './service.ts';
 import { AssignableUserType, CreateUserInput, UpdateUserInput, UserFilterInput, UserType } from './types.ts';
@@ -17,8 +17,7 @@ builder.queryFields((t) => ({
     authScopes: allow(userRoles.list),
     args: {
       filter: t.arg({ type: UserFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       users.listUsers(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),

@@ -1,4 +1,4 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { userRoles } from './permissions.ts';
 
 const USER_FIELDS = `id username email role isActive displayName mustChangePassword
@@ -28,20 +28,13 @@ export const userRoutes: Route[] = [
     method: 'GET',
     path: '/users',
     tag: 'Users',
-    summary: 'List users (filters role, is_active, search; offset default 0, limit default 50, max 100)',
+    summary: 'List users (filters role, is_active, search)',
     roles: userRoles.list,
     document: `query ($role: Role, $isActive: Boolean, $search: String, $offset: Int, $limit: Int) {
       users(filter: { role: $role, isActive: $isActive, search: $search }, offset: $offset, limit: $limit) {
         items { ${USER_FIELDS} } total offset limit
       }
     }`,
-    variables: {
-      role: query('role'),
-      isActive: query('is_active'),
-      search: query('search'),
-      offset: query('offset'),
-      limit: query('limit'),
-    },
   },
   {
     method: 'POST',
@@ -60,7 +53,6 @@ export const userRoutes: Route[] = [
     summary: 'One user',
     roles: userRoles.read,
     document: `query ($id: UUID!) { user(id: $id) { ${USER_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -69,7 +61,7 @@ export const userRoutes: Route[] = [
     summary: 'Update a user (any of email, role, is_active, password, display_name, tracker_account_id)',
     roles: userRoles.update,
     document: `mutation ($id: UUID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     // Answers 200 with the deactivated user rather than 204: the record remains and the client sees is_active false.
@@ -79,6 +71,5 @@ export const userRoutes: Route[] = [
     summary: 'Soft delete (deactivate) a user; answers the user',
     roles: userRoles.deactivate,
     document: `mutation ($id: UUID!) { deactivateUser(id: $id) { ${USER_FIELDS} } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -192,21 +192,20 @@ async function assertAdminsRemain(uow: UnitOfWork, actor: Principal, target: Use
   if (!admins.some((admin) => admin.id !== target.id)) throw new LastAdminError();
 }
 
-const PREFERENCE_KEYS = new Set(Object.keys(preferencesSchema.shape));
-
-/** Preference keys in the spec's snake_case, whichever case the caller used (REST bodies arrive camelised). */
-function preferenceChanges(input: unknown): Preferences {
+/** Preference keys in the spec's snake_case, whichever case the caller used (REST bodies arrive camelised); only the role's toggles. */
+function preferenceChanges(input: unknown, role: Role): Preferences {
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ValidationError(null, 'Preferences must be a JSON object');
   const snake = Object.fromEntries(Object.entries(input).map(([key, value]) => [camelToSnake(key), value]));
-  const unknown = Object.keys(snake).find((key) => !PREFERENCE_KEYS.has(key));
+  const schema = preferencesSchema(role);
+  const unknown = Object.keys(snake).find((key) => !(key in schema.shape));
   if (unknown) throw new ValidationError(unknown, 'is not a known preference');
-  return parseInput(preferencesSchema, snake);
+  return parseInput(schema, snake) as Preferences;
 }
 
 /** Merges the given preferences into the caller's stored ones and answers the effective preferences. */
 export async function updateMyPreferences(services: Services, principal: Principal, input: unknown) {
-  const changes = preferenceChanges(input);
-  if (!Object.keys(changes).length) return effectivePreferences((await getUser(services, principal.userId)).preferences);
+  const changes = preferenceChanges(input, principal.role);
+  if (!Object.keys(changes).length) return effectivePreferences((await getUser(services, principal.userId)).preferences, principal.role);
   return inTransaction(services, principal, async (uow) => {
     // One statement merges into the stored JSON, so concurrent updates of different keys all survive.
     const [row] = await uow.tx.$queryRaw<{ preferences: unknown }[]>`
@@ -214,6 +213,6 @@ export async function updateMyPreferences(services: Services, principal: Princip
       WHERE id = ${principal.userId}::uuid RETURNING preferences`;
     await uow.audit({ action: 'update_preferences', entityType: 'user', entityId: principal.userId, details: { changes } });
     uow.emit('user.changed', { userId: principal.userId, change: 'updated' });
-    return effectivePreferences(row.preferences);
+    return effectivePreferences(row.preferences, principal.role);
   });
 }

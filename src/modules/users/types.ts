@@ -36,9 +36,9 @@ export const UserType = builder.prismaObject('User', {
       type: 'JSON',
       nullable: true,
       description:
-        'Notification toggles (in_app_<event>, email_<event>) and UI theme, merged over the defaults. Only the user themself or an admin may read them.',
+        "Notification toggles (in_app_<notice>, email_<notice>: one per notice of the notice table the user's role can receive and channel it uses) and UI theme, merged over the defaults. Only the user themself or an admin may read them.",
       ...privateField,
-      resolve: (user) => effectivePreferences(user.preferences),
+      resolve: (user) => effectivePreferences(user.preferences, user.role),
     }),
   }),
 });

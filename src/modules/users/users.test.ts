@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_EVENT_NAMES } from '../notifications/preferences.ts';
+import { togglesOf } from '../notifications/preferences.ts';
 import { deactivateUser } from './service.ts';
 import { TEST_PASSWORD, useTestApp } from '../../../test/helpers/app.ts';
 
@@ -298,8 +298,10 @@ describe('users: own profile and preferences', () => {
       email_new_techniques: true,
       in_app_intel_findings: true,
     });
-    // Two toggles (in-app, e-mail) per notification event, and the theme.
-    expect(Object.keys(me.body.preferences)).toHaveLength(2 * NOTIFICATION_EVENT_NAMES.length + 1);
+    // One toggle per notice a blue lead can receive and channel it uses (the notice table), and the theme.
+    expect(Object.keys(me.body.preferences).sort()).toEqual([...togglesOf('blue_lead'), 'theme'].sort());
+    expect(me.body.preferences).not.toHaveProperty('in_app_test_ready_for_blue');
+    expect(me.body.preferences).not.toHaveProperty('email_test_ready_for_review');
     expect(me.body).not.toHaveProperty('password_hash');
   });
 
@@ -341,6 +343,19 @@ describe('users: own profile and preferences', () => {
       });
     }
     expect((await app.services.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).preferences).toEqual({});
+  });
+
+  it("a toggle of a notice the caller's role cannot receive is refused", async () => {
+    const user = await app.createUser({ role: 'blue_tech' });
+    const token = await app.login(user.username);
+    expect(await app.api('PATCH', '/users/me/preferences', { token, body: { in_app_test_ready_for_blue: false } })).toMatchObject({
+      status: 200,
+      body: { in_app_test_ready_for_blue: false, in_app_revalidation_needed: true },
+    });
+    expect(await app.api('PATCH', '/users/me/preferences', { token, body: { email_alert_fired: false } })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', field: 'email_alert_fired' },
+    });
   });
 
   it('GraphQL shows preferences to the user themself and to admins', async () => {

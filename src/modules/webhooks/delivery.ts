@@ -1,14 +1,8 @@
-import { defineConsumer } from '../../events/consumers.ts';
-import type { EventOf } from '../../events/types.ts';
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { queueRows } from '../../jobs/queue-rows.ts';
-import { QueueName, type JobDefinition } from '../../jobs/types.ts';
 import { HTTP_PORTS, parseAllowList } from '../../net/allow-list.ts';
 import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../../net/guarded-fetch.ts';
 import type { Services } from '../../services.ts';
-import { Roles } from '../../auth/roles.ts';
-import { notifyUsers } from '../notifications/service.ts';
-import { DELIVERED_EVENTS, deliveryBody, deliveryData, type DeliveredEvent } from './events.ts';
 import { signedHeaders, webhookSecrets } from './signing.ts';
 
 export const DELIVER_JOB = 'deliver-webhook';
@@ -61,23 +55,6 @@ export async function createDeliveries(
   uow.afterCommit(() => queueDeliveries(services, ids));
   return ids;
 }
-
-/** Turns committed domain events into deliveries to the active webhooks subscribed to them. */
-export const webhookDeliveries = defineConsumer({
-  name: 'webhook-deliveries',
-  events: DELIVERED_EVENTS,
-  async handle(event, uow, services) {
-    const webhooks = await uow.tx.webhook.findMany({ where: { isActive: true, events: { has: event.type } }, select: { id: true } });
-    if (!webhooks.length) return;
-    const data = await deliveryData(event as EventOf<DeliveredEvent>, uow.tx);
-    await createDeliveries(
-      uow,
-      services,
-      webhooks.map((webhook) => webhook.id),
-      { type: event.type, eventId: event.id, body: deliveryBody(event.type as DeliveredEvent, event.occurredAt, data) },
-    );
-  },
-});
 
 interface AttemptResult {
   statusCode: number | null;
@@ -205,18 +182,7 @@ async function countFailure(uow: UnitOfWork, services: Services, webhookId: stri
   const reason = `${webhook.consecutiveFailures} failed delivery attempts in a row`;
   await uow.tx.webhook.update({ where: { id: webhookId }, data: { isActive: false, disabledAt: new Date(), disabledReason: reason } });
   await uow.audit({ action: 'disable_webhook', entityType: 'webhook', entityId: webhookId, details: { reason, url: webhook.url } });
-  const admins = await uow.tx.user.findMany({ where: { role: { in: [...Roles.admin] }, isActive: true }, select: { id: true } });
-  await notifyUsers(
-    uow,
-    admins.map((admin) => admin.id),
-    {
-      event: 'webhook_disabled',
-      title: 'Webhook disabled',
-      message: `The webhook to ${new URL(webhook.url).host} was disabled after ${reason}. Fix the receiver, then enable it again.`,
-      entityType: 'webhook',
-      entityId: webhookId,
-    },
-  );
+  uow.emit('webhook.disabled', { webhookId, reason });
 }
 
 /** Queues again the pending deliveries whose job was lost (a process stopped mid-attempt, a queue outage). */
@@ -238,24 +204,3 @@ export async function sweepDeliveries(services: Services): Promise<number> {
   );
   return due.length;
 }
-
-export const webhookJobs: JobDefinition[] = [
-  {
-    name: DELIVER_JOB,
-    queue: QueueName.webhooks,
-    description: 'Deliver one webhook message (one attempt; retries are scheduled by the delivery itself)',
-    describe: (data) => `webhook delivery ${String(data.deliveryId)}`,
-    async run(data, services) {
-      return { outcome: await deliver(services, String(data.deliveryId)) };
-    },
-  },
-  {
-    name: SWEEP_JOB,
-    queue: QueueName.webhooks,
-    description: 'Queue again webhook deliveries whose attempt was lost',
-    repeat: { every: 60_000 },
-    async run(_data, services) {
-      return { queued: await sweepDeliveries(services) };
-    },
-  },
-];

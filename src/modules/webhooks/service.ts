@@ -160,13 +160,18 @@ export async function sendTestDelivery(
 export async function listDeliveries(services: Services, webhookId: string, paging: unknown, query: DeliveryQuery = {}) {
   const { offset, limit } = parseInput(deliveryPageSchema, paging);
   await existing(services, webhookId);
-  return services.prisma.webhookDelivery.findMany({
-    ...query,
-    where: { webhookId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: offset,
-    take: limit,
-  });
+  const where = { webhookId };
+  const [items, total] = await Promise.all([
+    services.prisma.webhookDelivery.findMany({
+      ...query,
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit,
+    }),
+    services.prisma.webhookDelivery.count({ where }),
+  ]);
+  return { items, total, offset, limit };
 }
 
 /** Sends a finished delivery again, same `webhook-id` and body; the retry schedule continues from its attempts so far. */

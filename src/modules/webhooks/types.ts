@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { WebhookDeliveryStatus } from '../../generated/prisma/enums.ts';
 
@@ -116,3 +117,5 @@ export const WebhookTestResult = builder.objectRef<{ detail: string; deliveryId:
     deliveryId: t.exposeID('deliveryId', { description: 'The queued delivery, to follow in the delivery log.' }),
   }),
 });
+
+export const WebhookDeliveryPage = pageType('WebhookDeliveryPage', WebhookDeliveryType);

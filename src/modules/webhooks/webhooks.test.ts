@@ -49,7 +49,12 @@ const messagesAt = (path: string) =>
     }) as { type: string; timestamp: string; data: Record<string, any> },
   }));
 
-const deliveries = async (webhookId: string) => (await app.api('GET', `/webhooks/${webhookId}/deliveries`, { token: t.admin.token })).body;
+/** The delivery log's page of items (every page answers with its total). */
+const deliveries = async (webhookId: string) => {
+  const page = (await app.api('GET', `/webhooks/${webhookId}/deliveries`, { token: t.admin.token })).body;
+  expect(page).toMatchObject({ total: page.items.length, offset: 0, limit: 50 });
+  return page.items;
+};
 
 describe('webhook configuration', () => {
   it('creates, reads, lists, updates and deletes webhooks with the secret masked in every answer', async () => {

@@ -5,6 +5,7 @@ import { principalOf } from '../../graphql/context.ts';
 import { worklogRoles } from './permissions.ts';
 import * as worklogs from './service.ts';
 import { CreateWorklogInput, UpdateWorklogInput, WorklogFilterInput, WorklogPage, WorklogSummaryType } from './types.ts';
+import { pageArgs } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   worklogs: t.field({
@@ -14,8 +15,7 @@ builder.queryFields((t) => ({
     authScopes: allow(worklogRoles.own),
     args: {
       filter: t.arg({ type: WorklogFilterInput, required: false }),
-      offset: t.arg.int({ required: false }),
-      limit: t.arg.int({ required: false }),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
       worklogs.listWorklogs(context.services, principalOf(context), filter, { offset: offset ?? undefined, limit: limit ?? undefined }),

@@ -1,17 +1,9 @@
-import { body, path, query, type Route } from '../../../rest-adapter/types.ts';
+import { body, type Route } from '../../../rest-adapter/types.ts';
 import { worklogRoles } from './permissions.ts';
 
 const WORKLOG_FIELDS = 'id userId minutes date description testId campaignId createdAt updatedAt';
 const FILTER_VARIABLES = '$userId: UUID, $from: String, $to: String, $testId: UUID, $campaignId: UUID';
 const FILTER = 'filter: { userId: $userId, from: $from, to: $to, testId: $testId, campaignId: $campaignId }';
-const filterFromQuery = {
-  userId: query('user_id'),
-  from: query('from'),
-  to: query('to'),
-  testId: query('test_id'),
-  campaignId: query('campaign_id'),
-};
-
 const tag = 'Worklogs';
 
 export const worklogRoutes: Route[] = [
@@ -20,12 +12,11 @@ export const worklogRoutes: Route[] = [
     path: '/worklogs',
     tag,
     summary:
-      "Own worklogs (admins: everyone's), latest day first (filters user_id (admins), from, to (YYYY-MM-DD, inclusive), test_id, campaign_id; offset default 0, limit default 50, max 200); total_minutes sums every matching entry",
+      "Own worklogs (admins: everyone's), latest day first (filters user_id (admins), from, to (YYYY-MM-DD, inclusive), test_id, campaign_id); total_minutes sums every matching entry",
     roles: worklogRoles.own,
     document: `query (${FILTER_VARIABLES}, $offset: Int, $limit: Int) {
       worklogs(${FILTER}, offset: $offset, limit: $limit) { items { ${WORKLOG_FIELDS} } total totalMinutes offset limit }
     }`,
-    variables: { ...filterFromQuery, offset: query('offset'), limit: query('limit') },
   },
   {
     method: 'POST',
@@ -50,7 +41,6 @@ export const worklogRoutes: Route[] = [
         byCampaign { campaignId campaignName minutes entries }
       }
     }`,
-    variables: filterFromQuery,
   },
   {
     method: 'GET',
@@ -59,7 +49,6 @@ export const worklogRoutes: Route[] = [
     summary: "One own worklog (admins: anyone's; another user's is a 404)",
     roles: worklogRoles.own,
     document: `query ($id: UUID!) { worklog(id: $id) { ${WORKLOG_FIELDS} } }`,
-    variables: { id: path('id') },
   },
   {
     method: 'PATCH',
@@ -68,7 +57,7 @@ export const worklogRoutes: Route[] = [
     summary: "Change an own worklog (admins: anyone's): any of minutes, date, description, test_id, campaign_id",
     roles: worklogRoles.own,
     document: `mutation ($id: UUID!, $input: UpdateWorklogInput!) { updateWorklog(id: $id, input: $input) { ${WORKLOG_FIELDS} } }`,
-    variables: { id: path('id'), input: body() },
+    variables: { input: body() },
   },
   {
     method: 'DELETE',
@@ -78,6 +67,5 @@ export const worklogRoutes: Route[] = [
     roles: worklogRoles.own,
     status: 204,
     document: `mutation ($id: UUID!) { deleteWorklog(id: $id) { id } }`,
-    variables: { id: path('id') },
   },
 ];

@@ -1,8 +1,8 @@
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { useUrlState } from '../../url-state.ts';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { when } from './admin-forms.ts';
-import { Pager } from './Pager.tsx';
 
 const PAGE = 25;
 /** The user filter offers the first accounts by username (the API's maximum page). */
@@ -36,7 +36,7 @@ export default function AuditLogPage() {
   const user = search.get('user') ?? '';
   const from = search.get('from') ?? '';
   const to = search.get('to') ?? '';
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const filter = {
     ...(action ? { action } : {}),
     ...(entity ? { entityType: entity } : {}),
@@ -115,8 +115,9 @@ export default function AuditLogPage() {
             label="Audit log"
             offset={offset}
             limit={PAGE}
+            count={data.auditLogs.items.length}
             total={data.auditLogs.total}
-            onOffset={(next) => setSearch({ offset: next ? String(next) : undefined })}
+            onOffset={(next) => setSearch({ offset: offsetValue(next) })}
           />
         </>
       )}

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { graphql } from '../../gql';
 import type { Role } from '../../gql/graphql.ts';
-import { Field } from '../test/Field.tsx';
+import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const CreateUserDocument = graphql(`
   mutation CreateUser($input: CreateUserInput!) {

@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { useUrlState } from '../../url-state.ts';
-import { Field } from '../test/Field.tsx';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
+import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
-import { Pager } from './Pager.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const RUNS_PAGE = 10;
 /** The live status asks again at most this often while a run is queued or running. */
@@ -38,7 +38,7 @@ const ACTIVE = new Set(['queued', 'running']);
 /** One source: its location and schedule, "Sync now" with the run followed live, and its runs newest first. */
 export function DataSourceDetail(props: { id: string; onChanged(): void }) {
   const [search, setSearch] = useUrlState();
-  const offset = Math.max(0, Number(search.get('runs')) || 0);
+  const offset = offsetIn(search, 'runs');
   const [{ data, error }, refetch] = useQuery({ query: DataSourceDocument, variables: { id: props.id, offset, limit: RUNS_PAGE } });
   const source = data?.dataSource;
   const active = source ? ACTIVE.has(source.status) : false;
@@ -95,11 +95,12 @@ export function DataSourceDetail(props: { id: string; onChanged(): void }) {
         </tbody>
       </table>
       <Pager
-        label="Runs"
+        label="Run"
         offset={offset}
         limit={RUNS_PAGE}
+        count={data.dataSourceRuns.items.length}
         total={data.dataSourceRuns.total}
-        onOffset={(next) => setSearch({ runs: next ? String(next) : undefined })}
+        onOffset={(next) => setSearch({ runs: offsetValue(next) })}
       />
     </section>
   );

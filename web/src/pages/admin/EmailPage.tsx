@@ -1,10 +1,15 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import type { AdminEmailConfigQuery, SmtpSecurity } from '../../gql/graphql.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import type {
+  AdminEmailConfigQuery,
+  SmtpSecurity,
+  UpdateEmailConfigMutation,
+  UpdateEmailConfigMutationVariables,
+} from '../../gql/graphql.ts';
+import { Field } from '../../components/Field.tsx';
+import { type Action, fieldProblem, orNull, useAction, when } from './admin-forms.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const EmailConfigDocument = graphql(`
   query AdminEmailConfig {
@@ -19,6 +24,8 @@ const UpdateEmailConfigDocument = graphql(`
     updateEmailConfig(input: $input) { configured enabled fromAddress smtpHost smtpPort smtpSecurity smtpUsername smtpPasswordSet updatedAt }
   }
 `);
+
+type SaveAction = Action<UpdateEmailConfigMutation, UpdateEmailConfigMutationVariables>;
 
 const SendTestEmailDocument = graphql(`
   mutation SendTestEmail($to: String) {
@@ -36,6 +43,7 @@ const FIELDS = ['enabled', 'fromAddress', 'smtpHost', 'smtpPassword', 'smtpPort'
 /** The SMTP settings (the password is write-only) and a test send whose outcome is told in words. */
 export default function EmailPage() {
   const [{ data, error }, refetch] = useQuery({ query: EmailConfigDocument });
+  const saving = useAction(UpdateEmailConfigDocument);
   return (
     <section aria-labelledby="email-title">
       <h1 id="email-title">E-mail</h1>
@@ -51,6 +59,7 @@ export default function EmailPage() {
           <EmailForm
             key={data.emailConfig.updatedAt ?? 'defaults'}
             config={data.emailConfig}
+            saving={saving}
             onSaved={() => refetch({ requestPolicy: 'network-only' })}
           />
           <TestSend />
@@ -62,7 +71,7 @@ export default function EmailPage() {
 
 type Config = AdminEmailConfigQuery['emailConfig'];
 
-function EmailForm(props: { config: Config; onSaved(): void }) {
+function EmailForm(props: { config: Config; saving: SaveAction; onSaved(): void }) {
   const { config } = props;
   const [enabled, setEnabled] = useState(config.enabled);
   const [fromAddress, setFrom] = useState(config.fromAddress ?? '');
@@ -71,7 +80,7 @@ function EmailForm(props: { config: Config; onSaved(): void }) {
   const [smtpSecurity, setSecurity] = useState<SmtpSecurity>(config.smtpSecurity);
   const [smtpUsername, setUsername] = useState(config.smtpUsername ?? '');
   const [smtpPassword, setPassword] = useState('');
-  const saving = useAction(UpdateEmailConfigDocument);
+  const { saving } = props;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const input = {

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, useAction, when } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import type { UpdateScoreConfigMutation, UpdateScoreConfigMutationVariables } from '../../gql/graphql.ts';
+import { Field } from '../../components/Field.tsx';
+import { type Action, fieldProblem, useAction, when } from './admin-forms.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const ScoreConfigDocument = graphql(`
   query AdminScoreConfig {
@@ -22,6 +23,8 @@ const UpdateScoreConfigDocument = graphql(`
   }
 `);
 
+type SaveAction = Action<UpdateScoreConfigMutation, UpdateScoreConfigMutationVariables>;
+
 const TERMS = [
   ['coverage', 'Coverage', 'coverage'],
   ['detection', 'Detection', 'detection'],
@@ -33,6 +36,7 @@ type Term = (typeof TERMS)[number][0];
 /** The weights of the technique score's terms; the server checks each and that together they add up to 1. */
 export default function ScoreWeightsPage() {
   const [{ data, error }, refetch] = useQuery({ query: ScoreConfigDocument });
+  const saving = useAction(UpdateScoreConfigDocument);
   return (
     <section aria-labelledby="score-title">
       <h1 id="score-title">Score weights</h1>
@@ -45,6 +49,7 @@ export default function ScoreWeightsPage() {
             weights={data.scoreConfig.weights}
             defaults={data.scoreConfig.defaults}
             terms={data.scoreConfig.terms}
+            saving={saving}
             onSaved={() => refetch({ requestPolicy: 'network-only' })}
           />
         </>
@@ -57,12 +62,13 @@ function WeightsForm(props: {
   weights: Record<Term, number>;
   defaults: Record<Term, number>;
   terms: { name: string; description: string }[];
+  saving: SaveAction;
   onSaved(): void;
 }) {
   const [values, setValues] = useState(
     () => Object.fromEntries(TERMS.map(([term]) => [term, String(props.weights[term])])) as Record<Term, string>,
   );
-  const saving = useAction(UpdateScoreConfigDocument);
+  const { saving } = props;
   const sum = TERMS.reduce((total, [term]) => total + (Number(values[term]) || 0), 0);
   const submit = async (event: FormEvent) => {
     event.preventDefault();

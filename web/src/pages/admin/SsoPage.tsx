@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import type { AdminSsoQuery, Role } from '../../gql/graphql.ts';
+import type { AdminSsoQuery, Role, UpdateSsoConfigMutation, UpdateSsoConfigMutationVariables } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import { Field } from '../../components/Field.tsx';
+import { type Action, fieldProblem, orNull, useAction, when } from './admin-forms.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const SsoDocument = graphql(`
   query AdminSso {
@@ -24,6 +24,8 @@ const UpdateSsoDocument = graphql(`
   }
 `);
 
+type SaveAction = Action<UpdateSsoConfigMutation, UpdateSsoConfigMutationVariables>;
+
 const FIELDS = [
   'idpEntityId',
   'idpSsoUrl',
@@ -41,6 +43,7 @@ const FIELDS = [
 /** The SAML settings with the service provider's own addresses and the sign-in status. */
 export default function SsoPage() {
   const [{ data, error }, refetch] = useQuery({ query: SsoDocument });
+  const saving = useAction(UpdateSsoDocument);
   return (
     <section aria-labelledby="sso-title">
       <h1 id="sso-title">Single sign-on</h1>
@@ -65,6 +68,7 @@ export default function SsoPage() {
           <SsoForm
             key={data.ssoConfig.updatedAt ?? 'never'}
             config={data.ssoConfig}
+            saving={saving}
             onSaved={() => refetch({ requestPolicy: 'network-only' })}
           />
         </>
@@ -73,7 +77,7 @@ export default function SsoPage() {
   );
 }
 
-function SsoForm(props: { config: AdminSsoQuery['ssoConfig']; onSaved(): void }) {
+function SsoForm(props: { config: AdminSsoQuery['ssoConfig']; saving: SaveAction; onSaved(): void }) {
   const { config } = props;
   const { viewer } = useSession();
   const roles = (viewer.roleSets.find((set) => set.name === 'any')?.roles ?? []) as Role[];
@@ -92,7 +96,7 @@ function SsoForm(props: { config: AdminSsoQuery['ssoConfig']; onSaved(): void })
   const [autoProvision, setAutoProvision] = useState(config.autoProvision);
   const [enabled, setEnabled] = useState(config.enabled);
   const [mappingProblem, setMappingProblem] = useState<string>();
-  const saving = useAction(UpdateSsoDocument);
+  const { saving } = props;
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value });
   const submit = async (event: FormEvent) => {
     event.preventDefault();

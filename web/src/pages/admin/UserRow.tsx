@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { Role } from '../../gql/graphql.ts';
 import { useAction } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const UserRowFragment = graphql(`
   fragment UserRow on User { id username displayName role isActive mustChangePassword authSource }

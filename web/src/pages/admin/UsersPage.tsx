@@ -3,10 +3,10 @@ import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import type { Role } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { CreateUserForm } from './CreateUserForm.tsx';
 import { UserRow } from './UserRow.tsx';
-import { Pager } from './Pager.tsx';
 
 const PAGE = 20;
 
@@ -23,7 +23,7 @@ export default function UsersPage() {
   const { viewer } = useSession();
   const roles = (viewer.roleSets.find((set) => set.name === 'any')?.roles ?? []) as Role[];
   const [search, setSearch] = useUrlState();
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error }, refetch] = useQuery({ query: UsersDocument, variables: { offset, limit: PAGE } });
   const [created, setCreated] = useState<string>();
   const refresh = () => refetch({ requestPolicy: 'network-only' });
@@ -61,11 +61,12 @@ export default function UsersPage() {
             </tbody>
           </table>
           <Pager
-            label="Users"
+            label="User"
             offset={offset}
             limit={PAGE}
+            count={data.users.items.length}
             total={data.users.total}
-            onOffset={(next) => setSearch({ offset: next ? String(next) : undefined })}
+            onOffset={(next) => setSearch({ offset: offsetValue(next) })}
           />
         </>
       )}

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { useUrlState } from '../../url-state.ts';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { useAction, when } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 
 const DELIVERY_PAGE = 20;
@@ -14,7 +15,8 @@ const WebhookDocument = graphql(`
   query AdminWebhook($id: UUID!, $offset: Int!, $limit: Int!) {
     webhook(id: $id) { id url description events isActive secret createdAt }
     webhookDeliveries(webhookId: $id, offset: $offset, limit: $limit) {
-      id event status attempts statusCode error durationMs createdAt completedAt
+      items { id event status attempts statusCode error durationMs createdAt completedAt }
+      total
     }
   }
 `);
@@ -40,7 +42,7 @@ const RedeliverDocument = graphql(`
 /** One webhook: its settings, a test send, deletion after a confirmation, and its delivery log with redelivery. */
 export function WebhookDetail(props: { id: string; events: string[]; onChanged(): void; onDeleted(): void }) {
   const [search, setSearch] = useUrlState();
-  const offset = Math.max(0, Number(search.get('deliveries')) || 0);
+  const offset = offsetIn(search, 'deliveries');
   const [{ data, error }, refetch] = useQuery({ query: WebhookDocument, variables: { id: props.id, offset, limit: DELIVERY_PAGE } });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   const testing = useAction(TestWebhookDocument);
@@ -48,7 +50,7 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
   const redelivering = useAction(RedeliverDocument);
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const pending = data?.webhookDeliveries.some((delivery) => delivery.status === 'pending') ?? false;
+  const pending = data?.webhookDeliveries.items.some((delivery) => delivery.status === 'pending') ?? false;
   useEffect(() => {
     if (!pending) return;
     const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
@@ -124,7 +126,7 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
           </tr>
         </thead>
         <tbody>
-          {data.webhookDeliveries.map((delivery) => (
+          {data.webhookDeliveries.items.map((delivery) => (
             <tr key={delivery.id}>
               <td>{when(delivery.createdAt)}</td>
               <td>{delivery.event}</td>
@@ -157,24 +159,14 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
         </tbody>
       </table>
       <Outcome problem={redelivering.problem} done={redelivering.done} />
-      <nav aria-label="Delivery log pages" className="admin-pager">
-        <button
-          type="button"
-          className="button small"
-          disabled={offset === 0}
-          onClick={() => setSearch({ deliveries: String(Math.max(0, offset - DELIVERY_PAGE)) })}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className="button small"
-          disabled={data.webhookDeliveries.length < DELIVERY_PAGE}
-          onClick={() => setSearch({ deliveries: String(offset + DELIVERY_PAGE) })}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager
+        label="Delivery log"
+        offset={offset}
+        limit={DELIVERY_PAGE}
+        count={data.webhookDeliveries.items.length}
+        total={data.webhookDeliveries.total}
+        onOffset={(next) => setSearch({ deliveries: offsetValue(next) })}
+      />
     </section>
   );
 }

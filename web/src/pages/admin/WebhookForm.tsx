@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { graphql } from '../../gql';
-import { Field } from '../test/Field.tsx';
+import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction } from './admin-forms.ts';
-import { Outcome } from './Outcome.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const CreateWebhookDocument = graphql(`
   mutation CreateWebhook($input: CreateWebhookInput!) {

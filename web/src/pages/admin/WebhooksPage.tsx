@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { useUrlState } from '../../url-state.ts';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { WebhookDetail } from './WebhookDetail.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 
@@ -18,7 +19,7 @@ const WebhooksDocument = graphql(`
 export default function WebhooksPage() {
   const [search, setSearch] = useUrlState();
   const selected = search.get('webhook');
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error }, refetch] = useQuery({ query: WebhooksDocument, variables: { offset, limit: PAGE } });
   const [created, setCreated] = useState<string>();
   const [formKey, setFormKey] = useState(0);
@@ -77,24 +78,14 @@ export default function WebhooksPage() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Webhooks pages" className="admin-pager">
-            <button
-              type="button"
-              className="button small"
-              disabled={offset === 0}
-              onClick={() => setSearch({ offset: String(Math.max(0, offset - PAGE)) })}
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              className="button small"
-              disabled={data.webhooks.length < PAGE}
-              onClick={() => setSearch({ offset: String(offset + PAGE) })}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager
+            label="Webhook"
+            offset={offset}
+            limit={PAGE}
+            count={data.webhooks.length}
+            more={data.webhooks.length === PAGE}
+            onOffset={(next) => setSearch({ offset: offsetValue(next) })}
+          />
           {selected && (
             <WebhookDetail
               key={selected}

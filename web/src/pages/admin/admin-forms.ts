@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { type AnyVariables, type DocumentInput, useMutation } from 'urql';
-import { type Problem, problemOf } from '../test/problems.ts';
+import { type Problem, problemOf } from '../../components/problems.ts';
 
-export { fieldProblem } from '../test/problems.ts';
-export type { Problem } from '../test/problems.ts';
+export { fieldProblem } from '../../components/problems.ts';
+export type { Problem } from '../../components/problems.ts';
 
 /** Runs a mutation and keeps what came of it: the API's problem, or the success message to announce. */
 export function useAction<Data, Variables extends AnyVariables>(document: DocumentInput<Data, Variables>) {
@@ -23,6 +23,12 @@ export function useAction<Data, Variables extends AnyVariables>(document: Docume
   };
   return { problem, done, busy: fetching, run, reset };
 }
+
+/**
+ * A save action held by a page: a form keyed by what it edits is mounted afresh after each save, and its outcome
+ * must survive that.
+ */
+export type Action<Data, Variables extends AnyVariables> = ReturnType<typeof useAction<Data, Variables>>;
 
 /** `null` for an empty text box, the text otherwise. */
 export const orNull = (value: string) => (value.trim() === '' ? null : value);

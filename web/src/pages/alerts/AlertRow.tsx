@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type CombinedError, useMutation } from 'urql';
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { problemOf } from '../test/problems.ts';
+import { problemOf } from '../../components/problems.ts';
 import { ACTION_LABELS, SEVERITY_LABELS, STATUS_LABELS } from './labels.ts';
 
 export const AlertRowFragment = graphql(`

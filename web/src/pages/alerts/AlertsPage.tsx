@@ -3,15 +3,18 @@ import { useQuery } from 'urql';
 import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
+import { FilterSelect } from '../../components/FilterSelect.tsx';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { AlertRow } from './AlertRow.tsx';
 import { isSeverity, isStatus, SEVERITY_LABELS, STATUS_LABELS } from './labels.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const ALERT_PAGE_SIZE = 20;
 
 const AlertsDocument = graphql(`
   query AlertsInbox($status: AlertStatus, $severity: AlertSeverity, $limit: Int!, $offset: Int!) {
-    alerts(status: $status, severity: $severity, limit: $limit, offset: $offset) { id ...AlertRow }
+    alerts(status: $status, severity: $severity, limit: $limit, offset: $offset) { items { id ...AlertRow } total }
     alertSummary { total byStatus { open acknowledged resolved dismissed } }
   }
 `);
@@ -22,21 +25,20 @@ export default function AlertsPage() {
   const [search, update] = useUrlState();
   const status = search.get('status');
   const severity = search.get('severity');
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error, fetching }, refresh] = useQuery({
     query: AlertsDocument,
-    // One more than a page says whether there is a next one.
     variables: {
       status: isStatus(status) ? status : undefined,
       severity: isSeverity(severity) ? severity : undefined,
-      limit: ALERT_PAGE_SIZE + 1,
+      limit: ALERT_PAGE_SIZE,
       offset,
     },
   });
   const [problem, setProblem] = useState<string>();
   const canAct = inRoleSet(viewer, 'leads');
-  const rows = data?.alerts.slice(0, ALERT_PAGE_SIZE) ?? [];
-  const hasNext = (data?.alerts.length ?? 0) > ALERT_PAGE_SIZE;
+  const rows = data?.alerts.items ?? [];
+  const hasNext = offset + rows.length < (data?.alerts.total ?? 0);
   const counts = data?.alertSummary.byStatus;
 
   return (
@@ -50,38 +52,24 @@ export default function AlertsPage() {
         )}
       </div>
       <div className="filters">
-        <label htmlFor="alert-status">Status</label>
-        <select
+        <FilterSelect
           id="alert-status"
-          value={status ?? ''}
-          onChange={(event) => update({ status: event.target.value || undefined, offset: undefined })}
-        >
-          <option value="">Any status</option>
-          {Object.entries(STATUS_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="alert-severity">Severity</label>
-        <select
+          label="Status"
+          any="Any status"
+          value={status}
+          options={STATUS_LABELS}
+          onChange={(value) => update({ status: value, offset: undefined })}
+        />
+        <FilterSelect
           id="alert-severity"
-          value={severity ?? ''}
-          onChange={(event) => update({ severity: event.target.value || undefined, offset: undefined })}
-        >
-          <option value="">Any severity</option>
-          {Object.entries(SEVERITY_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
+          label="Severity"
+          any="Any severity"
+          value={severity}
+          options={SEVERITY_LABELS}
+          onChange={(value) => update({ severity: value, offset: undefined })}
+        />
       </div>
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
       {error && <p role="alert">The alerts could not be loaded: {error.message}</p>}
       {fetching && !data && <p className="loading">Loading…</p>}
       {data &&
@@ -117,24 +105,14 @@ export default function AlertsPage() {
             </tbody>
           </table>
         ))}
-      <div className="pager">
-        <button
-          type="button"
-          className="button small"
-          disabled={offset === 0}
-          onClick={() => update({ offset: offset > ALERT_PAGE_SIZE ? String(offset - ALERT_PAGE_SIZE) : undefined })}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className="button small"
-          disabled={!hasNext}
-          onClick={() => update({ offset: String(offset + ALERT_PAGE_SIZE) })}
-        >
-          Next
-        </button>
-      </div>
+      <Pager
+        label="Alert"
+        offset={offset}
+        limit={ALERT_PAGE_SIZE}
+        count={rows.length}
+        more={hasNext}
+        onOffset={(next) => update({ offset: offsetValue(next) })}
+      />
     </section>
   );
 }

@@ -5,10 +5,11 @@ import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { useSession } from '../../session.tsx';
 import { useUrlState } from '../../url-state.ts';
-import { problemOf } from '../test/problems.ts';
+import { problemOf } from '../../components/problems.ts';
 import { ExecutionPanel } from './ExecutionPanel.tsx';
 import { EXECUTION_STATUS_LABELS } from './labels.ts';
 import { StepsEditor } from './StepsEditor.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const EXECUTIONS_SHOWN = 10;
 
@@ -89,11 +90,7 @@ export default function AttackPathPage() {
               </button>
             </form>
           )}
-          {problem && (
-            <p role="alert" className="error">
-              {problem}
-            </p>
-          )}
+          <Outcome problem={problem} />
           {path.executions.length === 0 ? (
             <p>No executions yet.</p>
           ) : (

@@ -4,9 +4,11 @@ import { useMutation, useQuery } from 'urql';
 import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const PATH_PAGE_SIZE = 20;
 
@@ -28,7 +30,7 @@ export default function AttackPathsPage() {
   const { viewer } = useSession();
   const [search, update] = useUrlState();
   const query = search.get('q') ?? '';
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error, fetching }] = useQuery({
     query: PathsDocument,
     variables: { search: query || undefined, limit: PATH_PAGE_SIZE, offset },
@@ -83,24 +85,14 @@ export default function AttackPathsPage() {
             </tbody>
           </table>
         ))}
-      <div className="pager">
-        <button
-          type="button"
-          className="button small"
-          disabled={offset === 0}
-          onClick={() => update({ offset: offset > PATH_PAGE_SIZE ? String(offset - PATH_PAGE_SIZE) : undefined })}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className="button small"
-          disabled={offset + PATH_PAGE_SIZE >= total}
-          onClick={() => update({ offset: String(offset + PATH_PAGE_SIZE) })}
-        >
-          Next
-        </button>
-      </div>
+      <Pager
+        label="Attack path"
+        offset={offset}
+        limit={PATH_PAGE_SIZE}
+        count={items.length}
+        total={total}
+        onOffset={(next) => update({ offset: offsetValue(next) })}
+      />
       {inRoleSet(viewer, 'allButViewer') && <NewPathForm />}
     </section>
   );
@@ -129,11 +121,7 @@ function NewPathForm() {
       <Field id="path-description" label="Description" error={fieldProblem(problem, 'description')}>
         {(describedBy) => <textarea id="path-description" name="description" rows={2} aria-describedby={describedBy} />}
       </Field>
-      {problem && !['name', 'description'].includes(problem.field ?? '') && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} fieldsShown={['name', 'description']} />
       <button type="submit" className="button primary" disabled={creation.fetching}>
         Create the path
       </button>

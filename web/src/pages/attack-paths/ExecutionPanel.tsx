@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { type CombinedError, useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import type { AttackStepOutcome } from '../../gql/graphql.ts';
-import { problemOf } from '../test/problems.ts';
+import { problemOf } from '../../components/problems.ts';
 import { ExecutionSummary } from './ExecutionSummary.tsx';
 import { EXECUTION_ACTION_LABELS, EXECUTION_STATUS_LABELS, EXPECTATION_LABELS, OUTCOME_LABELS } from './labels.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const ExecutionDocument = graphql(`
   query AttackPathExecutionDetail($id: UUID!) {
@@ -103,11 +104,7 @@ export function ExecutionPanel(props: { executionId: string; changes: number }) 
           </button>
         </form>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
       <table className="wide-table">
         <caption>Steps of this execution</caption>
         <thead>

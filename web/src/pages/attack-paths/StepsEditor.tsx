@@ -3,9 +3,10 @@ import { Link } from 'react-router';
 import { useMutation } from 'urql';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { AttackStepExpectation } from '../../gql/graphql.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 import { EXPECTATION_LABELS } from './labels.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const PathStepsFragment = graphql(`
   fragment PathSteps on AttackPath {
@@ -42,11 +43,7 @@ export function StepsEditor(props: { path: FragmentType<typeof PathStepsFragment
   return (
     <section aria-labelledby="steps-title">
       <h2 id="steps-title">Steps</h2>
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
       {path.steps.length === 0 ? (
         <p>No steps yet.</p>
       ) : (
@@ -145,11 +142,7 @@ function AddStepForm(props: { pathId: string; onAdded(): void }) {
       <Field id="step-notes" label="Step notes" error={fieldProblem(problem, 'notes')}>
         {(describedBy) => <input id="step-notes" name="notes" aria-describedby={describedBy} />}
       </Field>
-      {problem && !['technique', 'expectedOutcome', 'notes'].includes(problem.field ?? '') && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} fieldsShown={['technique', 'expectedOutcome', 'notes']} />
       <button type="submit" className="button primary" disabled={adding.fetching}>
         Add the step
       </button>

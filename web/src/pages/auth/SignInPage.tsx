@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { signIn } from '../../rest.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const SignInOptionsDocument = graphql(`
   query SignInOptions {
@@ -36,11 +37,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): void }) {
         <input id="username" name="username" autoComplete="username" required />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
-        {problem && (
-          <p role="alert" className="error">
-            {problem}
-          </p>
-        )}
+        <Outcome problem={problem} />
         <button type="submit" className="button primary" disabled={busy}>
           Sign in
         </button>

@@ -1,3 +1,4 @@
+import { Pager } from '../../components/Pager.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { TestState } from '../../gql/graphql.ts';
 import { TestCard, type TestCardFragment } from './TestCard.tsx';
@@ -26,7 +27,6 @@ interface Props {
 export function BoardColumn({ state, label, page: masked, arrivals, departed, onChanged, onPage }: Props) {
   const page = useFragment(BoardColumnFragment, masked);
   const headingId = `column-${state}`;
-  const shown = page ? `${page.items.length === 0 ? 0 : page.offset + 1}–${page.offset + page.items.length} of ${page.total}` : '…';
   return (
     <section className="column" aria-labelledby={headingId} data-state={state}>
       <h2 id={headingId}>
@@ -43,26 +43,8 @@ export function BoardColumn({ state, label, page: masked, arrivals, departed, on
             <TestCard key={item.id} test={item} onChanged={onChanged} />
           ))}
       </ul>
-      {page && page.total > page.limit && (
-        <nav className="pager" aria-label={`${label} pages`}>
-          <button
-            type="button"
-            className="button small"
-            disabled={page.offset === 0}
-            onClick={() => onPage(Math.max(0, page.offset - page.limit))}
-          >
-            Previous
-          </button>
-          <span>{shown}</span>
-          <button
-            type="button"
-            className="button small"
-            disabled={page.offset + page.limit >= page.total}
-            onClick={() => onPage(page.offset + page.limit)}
-          >
-            Next
-          </button>
-        </nav>
+      {page && (
+        <Pager label={label} offset={page.offset} limit={page.limit} count={page.items.length} total={page.total} onOffset={onPage} />
       )}
     </section>
   );

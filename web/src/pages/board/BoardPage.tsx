@@ -6,7 +6,7 @@ import { useSession } from '../../session.tsx';
 import { inRoleSet } from '../../access.tsx';
 import { Link } from 'react-router';
 import { PlatformSelect } from '../../components/PlatformSelect.tsx';
-import { useUrlState } from '../../url-state.ts';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { BoardColumn } from './BoardColumn.tsx';
 import { useLiveMoves } from './live-moves.ts';
 import { BOARD_STATES } from './states.ts';
@@ -44,7 +44,7 @@ const OFFSET_PARAM: Record<TestState, 'draft' | 'red' | 'blue' | 'review' | 'val
   rejected: 'rejected',
 };
 
-const offsetOf = (search: URLSearchParams, state: TestState) => Math.max(0, Number(search.get(OFFSET_PARAM[state])) || 0);
+const offsetOf = (search: URLSearchParams, state: TestState) => offsetIn(search, OFFSET_PARAM[state]);
 
 /** The test board: a column per state, a page of cards per column, cards moving live as anyone acts. */
 export default function BoardPage() {
@@ -111,7 +111,7 @@ export default function BoardPage() {
             arrivals={moves.filter((move) => move.toState === state).map((move) => move.test)}
             departed={movedIds}
             onChanged={reload}
-            onPage={(offset) => update({ [OFFSET_PARAM[state]]: offset > 0 ? String(offset) : undefined })}
+            onPage={(offset) => update({ [OFFSET_PARAM[state]]: offsetValue(offset) })}
           />
         ))}
       </div>

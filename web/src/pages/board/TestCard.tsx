@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { ActionButtons } from './ActionButton.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const TestCardFragment = graphql(`
   fragment TestCard on Test {
@@ -38,11 +39,7 @@ export function TestCard(props: { test: FragmentType<typeof TestCardFragment>; o
           props.onChanged();
         }}
       />
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
-import { problemOf, type Problem } from '../test/problems.ts';
+import { problemOf, type Problem } from '../../components/problems.ts';
 
 const ActivateDocument = graphql(`mutation ActivateCampaign($id: UUID!) { activateCampaign(id: $id) { id status } }`);
 const CompleteDocument = graphql(`mutation CompleteCampaign($id: UUID!) { completeCampaign(id: $id) { id status } }`);

@@ -1,9 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { useUrlState } from '../../url-state.ts';
-import type { Problem } from '../test/problems.ts';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
+import { useActed } from '../../components/problems.ts';
 import { CampaignActions } from './CampaignActions.tsx';
 import { CampaignHistory } from './CampaignHistory.tsx';
 import { CampaignProgress } from './CampaignProgress.tsx';
@@ -12,6 +12,7 @@ import { DeleteCampaign } from './DeleteCampaign.tsx';
 import { EditCampaignForm } from './EditCampaignForm.tsx';
 import { day, statusLabel } from './format.ts';
 import { ScheduleForm } from './ScheduleForm.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const CAMPAIGN_TEST_PAGE_SIZE = 25;
 
@@ -48,20 +49,13 @@ const moment = (value: string | null | undefined) => (value ? new Date(value).to
 export default function CampaignPage() {
   const { id = '' } = useParams();
   const [search, update] = useUrlState();
-  const testsOffset = Math.max(0, Number(search.get('tests')) || 0);
+  const testsOffset = offsetIn(search, 'tests');
   const [{ data, error, fetching }, reexecute] = useQuery({
     query: CampaignDetailDocument,
     variables: { id, testsOffset, testsLimit: CAMPAIGN_TEST_PAGE_SIZE },
   });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
-  const [problem, setProblem] = useState<Problem>();
-  const acted = useCallback(
-    (failure?: Problem) => {
-      setProblem(failure);
-      refresh();
-    },
-    [refresh],
-  );
+  const [problem, acted] = useActed(refresh);
   if (fetching && !data) return <p className="loading">Loading…</p>;
   if (error || !data) return <p role="alert">The campaign could not be loaded: {error?.message}</p>;
   const { campaign } = data;
@@ -106,11 +100,7 @@ export default function CampaignPage() {
           {may('delete') && <DeleteCampaign campaignId={campaign.id} />}
         </div>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} />
       <CampaignProgress progress={data.campaignProgress} />
       <CampaignTests
         campaignId={campaign.id}
@@ -119,7 +109,7 @@ export default function CampaignPage() {
         offset={testsOffset}
         pageSize={CAMPAIGN_TEST_PAGE_SIZE}
         manage={may('manage_tests')}
-        onPage={(offset) => update({ tests: offset > 0 ? String(offset) : undefined })}
+        onPage={(offset) => update({ tests: offsetValue(offset) })}
         onDone={acted}
       />
       {may('schedule') && <ScheduleForm campaign={campaign} onSaved={refresh} />}

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
+import { Pager } from '../../components/Pager.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { stateLabel } from '../board/states.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 
 export const CampaignTestFragment = graphql(`
   fragment CampaignTestRow on Test { id name state technique { ttpId name } }
@@ -98,27 +99,7 @@ export function CampaignTests(props: {
           ))}
         </tbody>
       </table>
-      {testCount > pageSize && (
-        <nav className="pager" aria-label="Test pages">
-          <button
-            type="button"
-            className="button small"
-            disabled={offset === 0}
-            onClick={() => props.onPage(Math.max(0, offset - pageSize))}
-          >
-            Previous
-          </button>
-          <span>{shown}</span>
-          <button
-            type="button"
-            className="button small"
-            disabled={offset + pageSize >= testCount}
-            onClick={() => props.onPage(offset + pageSize)}
-          >
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager label="Test" offset={offset} limit={pageSize} count={props.tests.length} total={testCount} onOffset={props.onPage} />
       {props.manage && <AddTestForm campaignId={props.campaignId} onDone={props.onDone} />}
     </section>
   );

@@ -3,7 +3,9 @@ import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import type { CampaignStatus } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
+import { FilterSelect } from '../../components/FilterSelect.tsx';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { CampaignTable } from './CampaignTable.tsx';
 import { CreateCampaignForm } from './CreateCampaignForm.tsx';
 import { CAMPAIGN_STATUSES } from './format.ts';
@@ -22,6 +24,8 @@ const CampaignsDocument = graphql(`
   }
 `);
 
+const STATUS_OPTIONS = Object.fromEntries(CAMPAIGN_STATUSES.map((entry) => [entry.status, entry.label]));
+
 const isStatus = (value: string | null): value is CampaignStatus => CAMPAIGN_STATUSES.some((entry) => entry.status === value);
 
 /** The campaigns, newest first, a page at a time, filtered by status and text (all in the URL); leads create them here. */
@@ -31,7 +35,7 @@ export default function CampaignsPage() {
   const wanted = search.get('status');
   const status = isStatus(wanted) ? wanted : undefined;
   const text = search.get('q') ?? '';
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error }] = useQuery({
     query: CampaignsDocument,
     variables: { status, search: text.trim() || undefined, offset, limit: CAMPAIGN_PAGE_SIZE },
@@ -51,46 +55,28 @@ export default function CampaignsPage() {
             defaultValue={text}
             onChange={(event) => update({ q: event.target.value || undefined, offset: undefined })}
           />
-          <label htmlFor="campaign-status">Status</label>
-          <select
+          <FilterSelect
             id="campaign-status"
-            value={status ?? ''}
-            onChange={(event) => update({ status: event.target.value || undefined, offset: undefined })}
-          >
-            <option value="">Every status</option>
-            {CAMPAIGN_STATUSES.map((entry) => (
-              <option key={entry.status} value={entry.status}>
-                {entry.label}
-              </option>
-            ))}
-          </select>
+            label="Status"
+            any="Every status"
+            value={status}
+            options={STATUS_OPTIONS}
+            onChange={(value) => update({ status: value, offset: undefined })}
+          />
         </div>
       </div>
       {error && <p role="alert">The campaigns could not be loaded: {error.message}</p>}
       {page && (
         <>
           <CampaignTable campaigns={page.items} caption={`Campaigns ${shown}`} />
-          {page.total > page.limit && (
-            <nav className="pager" aria-label="Campaign pages">
-              <button
-                type="button"
-                className="button small"
-                disabled={page.offset === 0}
-                onClick={() => update({ offset: page.offset > page.limit ? String(page.offset - page.limit) : undefined })}
-              >
-                Previous
-              </button>
-              <span>{shown}</span>
-              <button
-                type="button"
-                className="button small"
-                disabled={page.offset + page.limit >= page.total}
-                onClick={() => update({ offset: String(page.offset + page.limit) })}
-              >
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager
+            label="Campaign"
+            offset={page.offset}
+            limit={page.limit}
+            count={page.items.length}
+            total={page.total}
+            onOffset={(next) => update({ offset: offsetValue(next) })}
+          />
         </>
       )}
       {creates && (

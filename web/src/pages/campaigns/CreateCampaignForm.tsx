@@ -2,9 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 import { momentOf } from './format.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const CreateCampaignDocument = graphql(`
   mutation CreateCampaign($input: CreateCampaignInput!) {
@@ -85,11 +86,7 @@ export function CreateCampaignForm() {
           Create campaign
         </button>
       </fieldset>
-      {problem && !problem.field && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} fieldsShown="any" />
     </form>
   );
 }

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
-import { problemOf, type Problem } from '../test/problems.ts';
+import { problemOf, type Problem } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const DeleteCampaignDocument = graphql(`mutation DeleteCampaign($id: UUID!) { deleteCampaign(id: $id) }`);
 
@@ -44,11 +45,7 @@ export function DeleteCampaign(props: { campaignId: string }) {
           </button>
         </fieldset>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} />
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem } from '../../components/problems.ts';
 import { useSave } from '../test/SideForm.tsx';
 import { TYPES } from './CreateCampaignForm.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const CampaignDefinitionFragment = graphql(`
   fragment CampaignDefinition on Campaign { id name description type }
@@ -102,11 +103,7 @@ export function EditCampaignForm(props: { campaign: FragmentType<typeof Campaign
               Cancel
             </button>
           </fieldset>
-          {saving.problem && !saving.problem.field && (
-            <p role="alert" className="error">
-              {saving.problem.message}
-            </p>
-          )}
+          <Outcome problem={saving.problem} fieldsShown="any" />
         </form>
       )}
     </>

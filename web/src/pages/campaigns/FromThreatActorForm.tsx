@@ -2,8 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const ACTOR_LIMIT = 200;
 
@@ -64,11 +65,7 @@ export function FromThreatActorForm() {
           Create from actor
         </button>
       </fieldset>
-      {problem && !problem.field && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} fieldsShown="any" />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { type FragmentType, graphql, useFragment } from '../../gql';
 import { useSave } from '../test/SideForm.tsx';
 import { PeriodFields } from './CreateCampaignForm.tsx';
 import { momentOf } from './format.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const CampaignScheduleFragment = graphql(`
   fragment CampaignSchedule on Campaign { id startDate endDate recurrence }
@@ -49,12 +50,7 @@ export function ScheduleForm(props: { campaign: FragmentType<typeof CampaignSche
           Save schedule
         </button>
       </fieldset>
-      {saving.problem && !saving.problem.field && (
-        <p role="alert" className="error">
-          {saving.problem.message}
-        </p>
-      )}
-      {saving.saved && <p role="status">Schedule saved.</p>}
+      <Outcome problem={saving.problem} done={saving.saved && 'Schedule saved.'} fieldsShown="any" />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { type FragmentType, graphql, useFragment } from '../../gql';
 import { baseOption, Chart } from './Chart.tsx';
 import { day, duration, figure, hours, percent } from './format.ts';
 import type { Palette } from './palette.ts';
+import { FiguresTable } from './FiguresTable.tsx';
 
 export const OperationalWeekPointFragment = graphql(`
   fragment OperationalWeekPoint on OperationalWeek {
@@ -86,29 +87,19 @@ export function OperationalTrendCharts(props: { weeks: readonly FragmentType<typ
         option={times}
         summary={`${range}: mean time to detect and mean time to remediate in hours; weeks without a measure are skipped.`}
         table={
-          <table className="visually-hidden">
-            <caption>Time to detect and to remediate, per week</caption>
-            <thead>
-              <tr>
-                <th scope="col">Week of</th>
-                <th scope="col">Mean time to detect</th>
-                <th scope="col">Detections</th>
-                <th scope="col">Mean time to remediate</th>
-                <th scope="col">Remediations</th>
-              </tr>
-            </thead>
-            <tbody>
-              {weeks.map((week) => (
-                <tr key={week.weekStart}>
-                  <th scope="row">{day(week.weekStart)}</th>
-                  <td>{duration(week.mttd.meanSeconds)}</td>
-                  <td>{week.mttd.count}</td>
-                  <td>{duration(week.mttr.meanHours == null ? null : week.mttr.meanHours * 3600)}</td>
-                  <td>{week.mttr.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FiguresTable
+            caption="Time to detect and to remediate, per week"
+            columns={['Week of', 'Mean time to detect', 'Detections', 'Mean time to remediate', 'Remediations']}
+            rows={weeks}
+            rowKey={(week) => week.weekStart}
+            cells={(week) => [
+              day(week.weekStart),
+              duration(week.mttd.meanSeconds),
+              week.mttd.count,
+              duration(week.mttr.meanHours == null ? null : week.mttr.meanHours * 3600),
+              week.mttr.count,
+            ]}
+          />
         }
       />
       <Chart
@@ -116,25 +107,13 @@ export function OperationalTrendCharts(props: { weeks: readonly FragmentType<typ
         option={efficacy}
         summary={`${range}: ${measured} with evaluated tests.`}
         table={
-          <table className="visually-hidden">
-            <caption>Detection efficacy, per week</caption>
-            <thead>
-              <tr>
-                <th scope="col">Week of</th>
-                <th scope="col">Efficacy</th>
-                <th scope="col">Tests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {weeks.map((week) => (
-                <tr key={week.weekStart}>
-                  <th scope="row">{day(week.weekStart)}</th>
-                  <td>{percent(week.efficacy.rate)}</td>
-                  <td>{figure(week.efficacy.tests)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FiguresTable
+            caption="Detection efficacy, per week"
+            columns={['Week of', 'Efficacy', 'Tests']}
+            rows={weeks}
+            rowKey={(week) => week.weekStart}
+            cells={(week) => [day(week.weekStart), percent(week.efficacy.rate), figure(week.efficacy.tests)]}
+          />
         }
       />
     </>

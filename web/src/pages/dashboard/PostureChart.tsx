@@ -3,6 +3,7 @@ import { type FragmentType, graphql, useFragment } from '../../gql';
 import { baseOption, Chart } from './Chart.tsx';
 import { day, figure, percent } from './format.ts';
 import type { Palette } from './palette.ts';
+import { FiguresTable } from './FiguresTable.tsx';
 
 export const PostureChartPointFragment = graphql(`
   fragment PostureChartPoint on PosturePoint {
@@ -65,29 +66,18 @@ export function PostureChart(props: { points: readonly FragmentType<typeof Postu
           : 'No snapshot in this period yet.'
       }
       table={
-        <table className="visually-hidden">
-          <caption>Posture history</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Coverage</th>
-              <th scope="col">Score</th>
-              <th scope="col">Validated techniques</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((point) => (
-              <tr key={point.date}>
-                <th scope="row">{day(point.date)}</th>
-                <td>{percent(point.coveragePercentage)}</td>
-                <td>{figure(point.score)}</td>
-                <td>
-                  {point.validated} of {point.total}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FiguresTable
+          caption="Posture history"
+          columns={['Day', 'Coverage', 'Score', 'Validated techniques']}
+          rows={points}
+          rowKey={(point) => point.date}
+          cells={(point) => [
+            day(point.date),
+            percent(point.coveragePercentage),
+            figure(point.score),
+            `${point.validated} of ${point.total}`,
+          ]}
+        />
       }
     />
   );

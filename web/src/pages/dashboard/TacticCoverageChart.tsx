@@ -3,6 +3,7 @@ import { type FragmentType, graphql, useFragment } from '../../gql';
 import { baseOption, Chart } from './Chart.tsx';
 import { percent } from './format.ts';
 import type { Palette } from './palette.ts';
+import { FiguresTable } from './FiguresTable.tsx';
 
 export const TacticCoverageBarFragment = graphql(`
   fragment TacticCoverageBar on TacticCoverage {
@@ -62,29 +63,13 @@ export function TacticCoverageChart(props: { tactics: readonly FragmentType<type
           : `${tactics.length} tactics; the best covered is ${best?.tactic} at ${percent(best?.coveragePercentage)}.`
       }
       table={
-        <table className="visually-hidden">
-          <caption>Coverage by tactic</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tactic</th>
-              <th scope="col">Coverage</th>
-              <th scope="col">Validated</th>
-              <th scope="col">Partial</th>
-              <th scope="col">Techniques</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tactics.map((tactic) => (
-              <tr key={tactic.shortName}>
-                <th scope="row">{tactic.tactic}</th>
-                <td>{percent(tactic.coveragePercentage)}</td>
-                <td>{tactic.validated}</td>
-                <td>{tactic.partial}</td>
-                <td>{tactic.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FiguresTable
+          caption="Coverage by tactic"
+          columns={['Tactic', 'Coverage', 'Validated', 'Partial', 'Techniques']}
+          rows={tactics}
+          rowKey={(tactic) => tactic.shortName}
+          cells={(tactic) => [tactic.tactic, percent(tactic.coveragePercentage), tactic.validated, tactic.partial, tactic.total]}
+        />
       }
     />
   );

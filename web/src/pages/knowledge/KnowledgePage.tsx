@@ -5,8 +5,8 @@ import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import type { LessonSeverity, PlaybookType } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
-import { Pager } from './Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
+import { KnowledgeList } from './KnowledgeList.tsx';
 import { dateOf, PLAYBOOK_TYPES, SEVERITIES, severityLabel, typeLabel } from './labels.ts';
 
 const PAGE_SIZE = 20;
@@ -32,8 +32,8 @@ export default function KnowledgePage() {
   const technique = search.get('technique') ?? '';
   const type = (search.get('type') || undefined) as PlaybookType | undefined;
   const severity = (search.get('severity') || undefined) as LessonSeverity | undefined;
-  const playbookOffset = Math.max(0, Number(search.get('playbooks')) || 0);
-  const lessonOffset = Math.max(0, Number(search.get('lessons')) || 0);
+  const playbookOffset = offsetIn(search, 'playbooks');
+  const lessonOffset = offsetIn(search, 'lessons');
   const [{ data, error, fetching }] = useQuery({
     query: KnowledgeDocument,
     variables: {
@@ -85,115 +85,64 @@ export default function KnowledgePage() {
       )}
       {fetching && !data && <p className="loading">Loading…</p>}
       <div className="knowledge-lists">
-        <section aria-labelledby="playbooks-title">
-          <div className="page-head">
-            <h2 id="playbooks-title">Playbooks</h2>
-            <label className="inline-field">
-              Type
-              <select value={type ?? ''} onChange={(e) => update({ type: e.target.value, playbooks: undefined })}>
-                <option value="">Any type</option>
-                {PLAYBOOK_TYPES.map((entry) => (
-                  <option key={entry.value} value={entry.value}>
-                    {entry.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-          {data && data.playbooks.total === 0 && <p>No playbook matches.</p>}
-          {data && data.playbooks.items.length > 0 && (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Playbook</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Technique</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.playbooks.items.map((playbook) => (
-                  <tr key={playbook.id}>
-                    <td className="text">
-                      <Link to={`/knowledge/playbooks/${encodeURIComponent(playbook.id)}`}>{playbook.title}</Link>
-                    </td>
-                    <td>{typeLabel(playbook.type)}</td>
-                    <td>
-                      <Link to={`/techniques/${encodeURIComponent(playbook.ttpId)}`}>{playbook.ttpId}</Link>
-                    </td>
-                    <td>{playbook.version}</td>
-                    <td>{dateOf(playbook.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+        <KnowledgeList
+          title="Playbooks"
+          titleId="playbooks-title"
+          filter={{ label: 'Type', any: 'Any type', value: type, options: PLAYBOOK_TYPES }}
+          onFilter={(value) => update({ type: value, playbooks: undefined })}
+          page={data?.playbooks}
+          none="No playbook matches."
+          columns={['Playbook', 'Type', 'Technique', 'Version', 'Changed']}
+          cells={(playbook) => (
+            <>
+              <td className="text">
+                <Link to={`/knowledge/playbooks/${encodeURIComponent(playbook.id)}`}>{playbook.title}</Link>
+              </td>
+              <td>{typeLabel(playbook.type)}</td>
+              <td>
+                <TechniqueLink ttpId={playbook.ttpId} />
+              </td>
+              <td>{playbook.version}</td>
+              <td>{dateOf(playbook.updatedAt)}</td>
+            </>
           )}
-          {data && (
-            <Pager
-              label="Playbook"
-              offset={playbookOffset}
-              size={PAGE_SIZE}
-              count={data.playbooks.items.length}
-              total={data.playbooks.total}
-              onOffset={(offset) => update({ playbooks: offset ? String(offset) : undefined })}
-            />
+          pager={{
+            label: 'Playbook',
+            offset: playbookOffset,
+            limit: PAGE_SIZE,
+            onOffset: (offset) => update({ playbooks: offsetValue(offset) }),
+          }}
+        />
+        <KnowledgeList
+          title="Lessons learned"
+          titleId="lessons-title"
+          filter={{ label: 'Severity', any: 'Any severity', value: severity, options: SEVERITIES }}
+          onFilter={(value) => update({ severity: value, lessons: undefined })}
+          page={data?.lessons}
+          none="No lesson matches."
+          columns={['Lesson', 'Severity', 'Technique', 'Recorded']}
+          cells={(lesson) => (
+            <>
+              <td className="text">
+                <Link to={`/knowledge/lessons/${encodeURIComponent(lesson.id)}`}>{lesson.title}</Link>
+              </td>
+              <td>{severityLabel(lesson.severity)}</td>
+              <td>
+                <TechniqueLink ttpId={lesson.ttpId} />
+              </td>
+              <td>{dateOf(lesson.createdAt)}</td>
+            </>
           )}
-        </section>
-        <section aria-labelledby="lessons-title">
-          <div className="page-head">
-            <h2 id="lessons-title">Lessons learned</h2>
-            <label className="inline-field">
-              Severity
-              <select value={severity ?? ''} onChange={(e) => update({ severity: e.target.value, lessons: undefined })}>
-                <option value="">Any severity</option>
-                {SEVERITIES.map((entry) => (
-                  <option key={entry.value} value={entry.value}>
-                    {entry.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-          {data && data.lessons.total === 0 && <p>No lesson matches.</p>}
-          {data && data.lessons.items.length > 0 && (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Lesson</th>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Technique</th>
-                  <th scope="col">Recorded</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.lessons.items.map((lesson) => (
-                  <tr key={lesson.id}>
-                    <td className="text">
-                      <Link to={`/knowledge/lessons/${encodeURIComponent(lesson.id)}`}>{lesson.title}</Link>
-                    </td>
-                    <td>{severityLabel(lesson.severity)}</td>
-                    <td>
-                      <Link to={`/techniques/${encodeURIComponent(lesson.ttpId)}`}>{lesson.ttpId}</Link>
-                    </td>
-                    <td>{dateOf(lesson.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {data && (
-            <Pager
-              label="Lesson"
-              offset={lessonOffset}
-              size={PAGE_SIZE}
-              count={data.lessons.items.length}
-              total={data.lessons.total}
-              onOffset={(offset) => update({ lessons: offset ? String(offset) : undefined })}
-            />
-          )}
-        </section>
+          pager={{
+            label: 'Lesson',
+            offset: lessonOffset,
+            limit: PAGE_SIZE,
+            onOffset: (offset) => update({ lessons: offsetValue(offset) }),
+          }}
+        />
       </div>
     </section>
   );
 }
+
+const TechniqueLink = ({ ttpId }: { ttpId: string }) => <Link to={`/techniques/${encodeURIComponent(ttpId)}`}>{ttpId}</Link>;

@@ -1,16 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { useClient, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import type { LessonSeverity } from '../../gql/graphql.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 import { SEVERITIES } from './labels.ts';
-
-const TechniqueIdDocument = graphql(`
-  query LessonTechnique($ttpId: String!) {
-    technique(ttpId: $ttpId) { id }
-  }
-`);
+import { useTechniqueLookup } from './technique-lookup.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const CreateLessonDocument = graphql(`
   mutation CreateLesson($input: CreateLessonInput!) {
@@ -42,22 +38,16 @@ export function LessonForm(props: { lesson: LessonFields; heading?: 'h1' | 'h2';
   const Heading = props.heading ?? 'h2';
   const [fields, setFields] = useState(lesson);
   const [problem, setProblem] = useState<Problem>();
-  const client = useClient();
+  const findTechnique = useTechniqueLookup();
   const [creating, create] = useMutation(CreateLessonDocument);
   const [updating, update] = useMutation(UpdateLessonDocument);
   const set = (key: keyof LessonFields) => (event: { target: { value: string } }) => setFields({ ...fields, [key]: event.target.value });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = await client.query(TechniqueIdDocument, { ttpId: fields.ttpId.trim() }, { requestPolicy: 'network-only' }).toPromise();
-    if (!found.data) {
-      setProblem({
-        message: `No technique ${fields.ttpId.trim() || '(empty)'}: enter an ATT&CK id such as T1059.001`,
-        field: 'techniqueId',
-      });
-      return;
-    }
+    const technique = await findTechnique(fields.ttpId);
+    if (technique.problem) return setProblem(technique.problem);
     const input = {
-      techniqueId: found.data.technique.id,
+      techniqueId: technique.id,
       title: fields.title.trim() || undefined,
       severity: fields.severity,
       whatHappened: fields.whatHappened,
@@ -124,11 +114,7 @@ export function LessonForm(props: { lesson: LessonFields; heading?: 'h1' | 'h2';
           </button>
         </div>
       </fieldset>
-      {problem && !FIELDS.includes(problem.field ?? '') && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} fieldsShown={FIELDS} />
     </form>
   );
 }

@@ -1,10 +1,19 @@
 import { type FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
+import { Field } from '../../components/Field.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 import { graphql } from '../../gql';
 import type { PlaybookType } from '../../gql/graphql.ts';
-import { Field } from '../test/Field.tsx';
-import { fieldProblem, type Problem, problemOf } from '../test/problems.ts';
+import { Markdown } from '../../markdown/Markdown.tsx';
 import { PLAYBOOK_TYPES } from './labels.ts';
+import { useTechniqueLookup } from './technique-lookup.ts';
+
+const CreatePlaybookDocument = graphql(`
+  mutation CreatePlaybook($input: CreatePlaybookInput!) {
+    createPlaybook(input: $input) { id }
+  }
+`);
 
 const UpdatePlaybookDocument = graphql(`
   mutation UpdatePlaybook($id: UUID!, $input: UpdatePlaybookInput!) {
@@ -21,44 +30,75 @@ interface Editable {
   version: number;
 }
 
-/** Edits a playbook made on the version read: a change since is refused by the API (409) and said in words. */
-export function PlaybookForm({ playbook, onDone }: { playbook: Editable; onDone(saved: boolean): void }) {
-  const [title, setTitle] = useState(playbook.title);
-  const [type, setType] = useState(playbook.type);
-  const [tags, setTags] = useState(playbook.tags.join(', '));
-  const [content, setContent] = useState(playbook.content);
+const FIELDS = ['techniqueId', 'title', 'type', 'tags', 'content'];
+
+const tagList = (tags: string) =>
+  tags
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+
+/**
+ * Writes a new playbook (its technique named by ATT&CK id, `ttpId` to start with) or edits `playbook` on the version
+ * read, with a preview of the markdown. An edit made on a version changed since is refused by the API (409), said in words.
+ */
+export function PlaybookForm(props: { playbook?: Editable; ttpId?: string; onSaved(id: string): void; onCancel(): void }) {
+  const { playbook } = props;
+  const prefix = playbook ? 'playbook' : 'new-playbook';
+  const headingId = playbook ? 'edit-playbook-title' : 'new-playbook-title';
+  const Heading = playbook ? 'h2' : 'h1';
+  const PreviewHeading = playbook ? 'h3' : 'h2';
+  const [ttpId, setTtpId] = useState(props.ttpId ?? '');
+  const [title, setTitle] = useState(playbook?.title ?? '');
+  const [type, setType] = useState<PlaybookType>(playbook?.type ?? 'execution');
+  const [tags, setTags] = useState(playbook?.tags.join(', ') ?? '');
+  const [content, setContent] = useState(playbook?.content ?? '');
   const [problem, setProblem] = useState<Problem>();
-  const [{ fetching }, update] = useMutation(UpdatePlaybookDocument);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = {
-      title,
-      type,
-      content,
-      tags: tags
-        .split(',')
-        .map((tag) => tag.trim())
-        .filter(Boolean),
-      version: playbook.version,
-    };
-    const result = await update({ id: playbook.id, input });
+  const [looking, setLooking] = useState(false);
+  const findTechnique = useTechniqueLookup();
+  const [creating, create] = useMutation(CreatePlaybookDocument);
+  const [updating, update] = useMutation(UpdatePlaybookDocument);
+  const fields = { title: title.trim(), type, content, tags: tagList(tags) };
+  const createPlaybook = async () => {
+    setLooking(true);
+    const technique = await findTechnique(ttpId);
+    setLooking(false);
+    if (technique.problem) return setProblem(technique.problem);
+    const result = await create({ input: { techniqueId: technique.id, ...fields } });
     setProblem(problemOf(result.error));
-    if (!result.error) onDone(true);
+    if (result.data) props.onSaved(result.data.createPlaybook.id);
+  };
+  const updatePlaybook = async (editing: Editable) => {
+    const result = await update({ id: editing.id, input: { ...fields, version: editing.version } });
+    setProblem(problemOf(result.error));
+    if (result.data) props.onSaved(result.data.updatePlaybook.id);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void (playbook ? updatePlaybook(playbook) : createPlaybook());
   };
   return (
-    <form aria-labelledby="edit-playbook-title" onSubmit={submit} className="knowledge-form">
-      <h2 id="edit-playbook-title">Edit playbook</h2>
-      <fieldset disabled={fetching}>
+    <form aria-labelledby={headingId} onSubmit={submit} className="knowledge-form">
+      <Heading id={headingId}>{playbook ? 'Edit playbook' : 'New playbook'}</Heading>
+      <fieldset disabled={looking || creating.fetching || updating.fetching}>
         <legend className="visually-hidden">Playbook fields</legend>
-        <Field id="playbook-title-input" label="Title" error={fieldProblem(problem, 'title')}>
-          {(describedBy) => (
-            <input id="playbook-title-input" value={title} aria-describedby={describedBy} onChange={(e) => setTitle(e.target.value)} />
-          )}
-        </Field>
-        <Field id="playbook-type" label="Type" error={fieldProblem(problem, 'type')}>
+        {!playbook && (
+          <Field id="new-playbook-technique" label="Technique (ATT&CK id)" error={fieldProblem(problem, 'techniqueId')}>
+            {(describedBy) => (
+              <input
+                id="new-playbook-technique"
+                required
+                value={ttpId}
+                aria-describedby={describedBy}
+                onChange={(e) => setTtpId(e.target.value)}
+              />
+            )}
+          </Field>
+        )}
+        <Field id={`${prefix}-type`} label="Type" error={fieldProblem(problem, 'type')}>
           {(describedBy) => (
             <select
-              id="playbook-type"
+              id={`${prefix}-type`}
               value={type}
               aria-describedby={describedBy}
               onChange={(e) => setType(e.target.value as PlaybookType)}
@@ -71,15 +111,26 @@ export function PlaybookForm({ playbook, onDone }: { playbook: Editable; onDone(
             </select>
           )}
         </Field>
-        <Field id="playbook-tags" label="Tags (comma separated)" error={fieldProblem(problem, 'tags')}>
+        <Field id={`${prefix}-title-input`} label="Title" error={fieldProblem(problem, 'title')}>
           {(describedBy) => (
-            <input id="playbook-tags" value={tags} aria-describedby={describedBy} onChange={(e) => setTags(e.target.value)} />
+            <input
+              id={`${prefix}-title-input`}
+              required
+              value={title}
+              aria-describedby={describedBy}
+              onChange={(e) => setTitle(e.target.value)}
+            />
           )}
         </Field>
-        <Field id="playbook-content" label="Content (markdown)" error={fieldProblem(problem, 'content')}>
+        <Field id={`${prefix}-tags`} label="Tags (comma separated)" error={fieldProblem(problem, 'tags')}>
+          {(describedBy) => (
+            <input id={`${prefix}-tags`} value={tags} aria-describedby={describedBy} onChange={(e) => setTags(e.target.value)} />
+          )}
+        </Field>
+        <Field id={`${prefix}-content`} label="Content (markdown)" error={fieldProblem(problem, 'content')}>
           {(describedBy) => (
             <textarea
-              id="playbook-content"
+              id={`${prefix}-content`}
               rows={14}
               value={content}
               aria-describedby={describedBy}
@@ -87,20 +138,25 @@ export function PlaybookForm({ playbook, onDone }: { playbook: Editable; onDone(
             />
           )}
         </Field>
+        <section aria-labelledby={`${prefix}-preview`} className="markdown-preview">
+          <PreviewHeading id={`${prefix}-preview`}>Preview</PreviewHeading>
+          {content.trim() ? <Markdown source={content} /> : <p className="hint">The content, as the playbook will show it.</p>}
+        </section>
         <div className="card-actions">
           <button type="submit" className="button primary">
-            Save playbook
+            {playbook ? 'Save playbook' : 'Create playbook'}
           </button>
-          <button type="button" className="button" onClick={() => onDone(false)}>
+          <button type="button" className="button" onClick={props.onCancel}>
             Cancel
           </button>
         </div>
       </fieldset>
-      {problem && !['title', 'type', 'tags', 'content'].includes(problem.field ?? '') && (
-        <p role="alert" className="error">
-          {problem.code === 'CONFLICT' ? `${problem.message}. Cancel to see the current version, then edit again.` : problem.message}
-        </p>
-      )}
+      <Outcome
+        problem={
+          problem?.code === 'CONFLICT' ? { message: `${problem.message}. Cancel to see the current version, then edit again.` } : problem
+        }
+        fieldsShown={FIELDS}
+      />
     </form>
   );
 }

@@ -5,9 +5,9 @@ import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { Markdown } from '../../markdown/Markdown.tsx';
 import { useSession } from '../../session.tsx';
-import { problemOf } from '../test/problems.ts';
-import { Pager } from './Pager.tsx';
+import { problemOf } from '../../components/problems.ts';
 import { PlaybookForm } from './PlaybookForm.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { dateOf, typeLabel } from './labels.ts';
 
 const VERSION_PAGE = 10;
@@ -105,9 +105,13 @@ export default function PlaybookPage() {
       {editing ? (
         <PlaybookForm
           playbook={playbook}
-          onDone={(saved) => {
+          onSaved={() => {
             setEditing(false);
-            if (saved) setMessage({ text: 'Playbook saved.', error: false });
+            setMessage({ text: 'Playbook saved.', error: false });
+            refresh();
+          }}
+          onCancel={() => {
+            setEditing(false);
             refresh();
           }}
         />
@@ -160,7 +164,7 @@ export default function PlaybookPage() {
         <Pager
           label="Version"
           offset={offset}
-          size={VERSION_PAGE}
+          limit={VERSION_PAGE}
           count={playbookVersions.items.length}
           total={playbookVersions.total}
           onOffset={setOffset}

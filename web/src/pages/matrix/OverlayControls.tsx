@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useClient, useQuery } from 'urql';
 import { graphql } from '../../gql';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const OverlayChoicesDocument = graphql(`
   query MatrixOverlayChoices {
@@ -92,11 +93,7 @@ export function OverlayControls(props: {
       <button type="button" className="button" onClick={() => void exportLayer()}>
         Export Navigator layer
       </button>
-      {exportProblem && (
-        <p role="alert" className="error">
-          {exportProblem}
-        </p>
-      )}
+      <Outcome problem={exportProblem} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { inRoleSet } from '../../access.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { ApiKeyScope } from '../../gql/graphql.ts';
 import { useSession } from '../../session.tsx';
-import { type Problem, problemOf } from '../test/problems.ts';
+import { type Problem, problemOf } from '../../components/problems.ts';
 
 export const ApiKeyRowFragment = graphql(`
   fragment ApiKeyRow on ApiKey {

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { applyTheme } from '../../theme.ts';
-import { problemOf } from '../test/problems.ts';
+import { problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const SavePreferencesDocument = graphql(`
   mutation SavePreferences($preferences: JSON!) {
@@ -21,10 +22,12 @@ const CHANNELS = [
   { channel: 'email', label: 'By e-mail' },
 ] as const;
 
-/** The events the API keeps toggles for, read from the preferences it answers (never a copy of its list). */
+/** The notices the API keeps toggles for, read from the preferences it answers (never a copy of its list). */
 function eventsOf(preferences: Stored): string[] {
-  const events = Object.keys(preferences).flatMap((key) => /^in_app_(.+)$/.exec(key)?.[1] ?? []);
-  return events.filter((event) => typeof preferences[`email_${event}`] === 'boolean');
+  const events = Object.keys(preferences).flatMap((key) =>
+    typeof preferences[key] === 'boolean' ? (/^(?:in_app|email)_(.+)$/.exec(key)?.[1] ?? []) : [],
+  );
+  return [...new Set(events)];
 }
 
 const eventLabel = (event: string) => event.charAt(0).toUpperCase() + event.slice(1).replaceAll('_', ' ');
@@ -89,12 +92,16 @@ export function Preferences(props: { preferences: unknown }) {
                 </th>
                 {CHANNELS.map(({ channel, label }) => (
                   <td key={channel}>
-                    <input
-                      type="checkbox"
-                      aria-label={`${eventLabel(event)}: ${label.toLowerCase()}`}
-                      checked={values[`${channel}_${event}`] !== false}
-                      onChange={(e) => set(`${channel}_${event}`, e.target.checked)}
-                    />
+                    {typeof values[`${channel}_${event}`] === 'boolean' ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`${eventLabel(event)}: ${label.toLowerCase()}`}
+                        checked={values[`${channel}_${event}`] !== false}
+                        onChange={(e) => set(`${channel}_${event}`, e.target.checked)}
+                      />
+                    ) : (
+                      <span title="Not sent on this channel">—</span>
+                    )}
                   </td>
                 ))}
               </tr>
@@ -102,11 +109,7 @@ export function Preferences(props: { preferences: unknown }) {
           </tbody>
         </table>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
       {saved && <p role="status">Preferences saved.</p>}
       <button type="submit" className="button primary" disabled={fetching}>
         Save preferences

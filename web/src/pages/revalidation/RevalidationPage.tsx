@@ -4,8 +4,10 @@ import { useMutation, useQuery } from 'urql';
 import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
-import { problemOf } from '../test/problems.ts';
+import { FilterSelect } from '../../components/FilterSelect.tsx';
+import { Pager } from '../../components/Pager.tsx';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
+import { problemOf } from '../../components/problems.ts';
 import { groupByTechnique } from './group.ts';
 import { isReason, REASON_LABELS } from './reasons.ts';
 import { TechniqueEntry } from './TechniqueEntry.tsx';
@@ -14,7 +16,7 @@ export const QUEUE_PAGE_SIZE = 50;
 
 const QueueDocument = graphql(`
   query RevalidationQueue($reason: RevalidationReason, $limit: Int!, $offset: Int!) {
-    revalidationQueue(reason: $reason, limit: $limit, offset: $offset) { id technique { id } ...QueueEntry }
+    revalidationQueue(reason: $reason, limit: $limit, offset: $offset) { items { id technique { id } ...QueueEntry } total }
   }
 `);
 
@@ -27,15 +29,15 @@ export default function RevalidationPage() {
   const { viewer } = useSession();
   const [search, update] = useUrlState();
   const reason = search.get('reason');
-  const offset = Math.max(0, Number(search.get('offset')) || 0);
+  const offset = offsetIn(search);
   const [{ data, error, fetching }, refresh] = useQuery({
     query: QueueDocument,
-    variables: { reason: isReason(reason) ? reason : undefined, limit: QUEUE_PAGE_SIZE + 1, offset },
+    variables: { reason: isReason(reason) ? reason : undefined, limit: QUEUE_PAGE_SIZE, offset },
   });
   const [generation, generate] = useMutation(GenerateDocument);
   const [message, setMessage] = useState<{ text: string; problem: boolean }>();
-  const entries = data?.revalidationQueue.slice(0, QUEUE_PAGE_SIZE) ?? [];
-  const hasNext = (data?.revalidationQueue.length ?? 0) > QUEUE_PAGE_SIZE;
+  const entries = data?.revalidationQueue.items ?? [];
+  const hasNext = offset + entries.length < (data?.revalidationQueue.total ?? 0);
   const groups = groupByTechnique(entries, (entry) => entry.technique.id);
   const canCreateTests = inRoleSet(viewer, 'leads');
 
@@ -65,19 +67,14 @@ export default function RevalidationPage() {
         </button>
       </div>
       <div className="filters">
-        <label htmlFor="revalidation-reason">Reason</label>
-        <select
+        <FilterSelect
           id="revalidation-reason"
-          value={reason ?? ''}
-          onChange={(event) => update({ reason: event.target.value || undefined, offset: undefined })}
-        >
-          <option value="">Any reason</option>
-          {Object.entries(REASON_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
+          label="Reason"
+          any="Any reason"
+          value={reason}
+          options={REASON_LABELS}
+          onChange={(value) => update({ reason: value, offset: undefined })}
+        />
       </div>
       <p role={message?.problem ? 'alert' : 'status'} className={message?.problem ? 'error' : undefined}>
         {message?.text}
@@ -105,24 +102,14 @@ export default function RevalidationPage() {
             </tbody>
           </table>
         ))}
-      <div className="pager">
-        <button
-          type="button"
-          className="button small"
-          disabled={offset === 0}
-          onClick={() => update({ offset: offset > QUEUE_PAGE_SIZE ? String(offset - QUEUE_PAGE_SIZE) : undefined })}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className="button small"
-          disabled={!hasNext}
-          onClick={() => update({ offset: String(offset + QUEUE_PAGE_SIZE) })}
-        >
-          Next
-        </button>
-      </div>
+      <Pager
+        label="Queue"
+        offset={offset}
+        limit={QUEUE_PAGE_SIZE}
+        count={entries.length}
+        more={hasNext}
+        onOffset={(next) => update({ offset: offsetValue(next) })}
+      />
       <p className="hint">
         <Link to="/matrix">Back to the matrix</Link>
       </p>

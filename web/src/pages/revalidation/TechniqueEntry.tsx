@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation } from 'urql';
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { problemOf } from '../test/problems.ts';
+import { problemOf } from '../../components/problems.ts';
 import { REASON_LABELS } from './reasons.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const QueueEntryFragment = graphql(`
   fragment QueueEntry on RevalidationEntry {
@@ -70,11 +71,7 @@ export function TechniqueEntry(props: { entries: FragmentType<typeof QueueEntryF
               Create a test
             </button>
           )}
-          {problem && (
-            <p role="alert" className="error">
-              {problem}
-            </p>
-          )}
+          <Outcome problem={problem} />
         </td>
       )}
     </tr>

@@ -1,5 +1,5 @@
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { OffsetPager } from './OffsetPager.tsx';
+import { Pager } from '../../components/Pager.tsx';
 
 export const TechniqueCountermeasuresFragment = graphql(`
   fragment TechniqueCountermeasures on Technique {
@@ -53,11 +53,12 @@ export function CountermeasuresSection(props: {
           </tbody>
         </table>
       )}
-      <OffsetPager
+      <Pager
         label="Countermeasure"
         offset={props.offset}
-        size={props.pageSize}
+        limit={props.pageSize}
         count={countermeasures.length}
+        more={countermeasures.length === props.pageSize}
         onOffset={props.onOffset}
       />
     </section>

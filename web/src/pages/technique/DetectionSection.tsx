@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { Pager } from '../../components/Pager.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { OffsetPager } from './OffsetPager.tsx';
 
 export const TechniqueDetectionFragment = graphql(`
   fragment TechniqueDetection on Query {
@@ -11,10 +11,10 @@ export const TechniqueDetectionFragment = graphql(`
       }
     }
     detectionValidations(technique: $ttpId, limit: $pageSize) {
-      id status result source validatedAt validUntil invalidatedReason testId
+      items { id status result source validatedAt validUntil invalidatedReason testId }
     }
     detectionAssets(technique: $ttpId, limit: $pageSize) {
-      id name kind status platform owner { username }
+      items { id name kind status platform owner { username } }
     }
     detectionLifecycleDashboard(technique: $ttpId, limit: 1) {
       techniques {
@@ -88,11 +88,12 @@ export function DetectionSection(props: {
             </tbody>
           </table>
         )}
-        <OffsetPager
+        <Pager
           label="Detection rule"
           offset={props.rulesOffset}
-          size={props.pageSize}
+          limit={props.pageSize}
           count={rules.length}
+          more={rules.length === props.pageSize}
           onOffset={props.onRulesOffset}
         />
       </section>
@@ -120,7 +121,7 @@ export function DetectionSection(props: {
           <p>No detection asset or validation yet, so no confidence.</p>
         )}
         <h3>Detection assets</h3>
-        {data.detectionAssets.length === 0 ? (
+        {data.detectionAssets.items.length === 0 ? (
           <p>No detection asset covers this technique.</p>
         ) : (
           <table>
@@ -134,7 +135,7 @@ export function DetectionSection(props: {
               </tr>
             </thead>
             <tbody>
-              {data.detectionAssets.map((asset) => (
+              {data.detectionAssets.items.map((asset) => (
                 <tr key={asset.id}>
                   <td className="text">{asset.name}</td>
                   <td>{asset.kind.replaceAll('_', ' ')}</td>
@@ -147,7 +148,7 @@ export function DetectionSection(props: {
           </table>
         )}
         <h3>Validations</h3>
-        {data.detectionValidations.length === 0 ? (
+        {data.detectionValidations.items.length === 0 ? (
           <p>No validation recorded.</p>
         ) : (
           <table>
@@ -161,7 +162,7 @@ export function DetectionSection(props: {
               </tr>
             </thead>
             <tbody>
-              {data.detectionValidations.map((validation) => (
+              {data.detectionValidations.items.map((validation) => (
                 <tr key={validation.id}>
                   <td>{day(validation.validatedAt)}</td>
                   <td>{validation.result.replaceAll('_', ' ')}</td>

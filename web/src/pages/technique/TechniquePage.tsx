@@ -4,13 +4,13 @@ import { inRoleSet } from '../../access.tsx';
 import { graphql } from '../../gql';
 import { Markdown } from '../../markdown/Markdown.tsx';
 import { useSession } from '../../session.tsx';
-import { useUrlState } from '../../url-state.ts';
+import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { stateLabel } from '../board/states.ts';
 import { statusOf } from '../matrix/coverage.ts';
 import { CountermeasuresSection, RevalidationSection } from './DefenceSection.tsx';
 import { DetectionSection } from './DetectionSection.tsx';
 import { KnowledgeSection } from './KnowledgeSection.tsx';
-import { OffsetPager } from './OffsetPager.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { RiskSection } from './RiskSection.tsx';
 
 const PAGE_SIZE = 20;
@@ -32,13 +32,11 @@ const TechniqueDocument = graphql(`
       ...TechniqueKnowledge
       ...TechniqueCountermeasures
     }
-    revalidationQueue(technique: $ttpId, limit: $pageSize) @include(if: $showQueue) { ...TechniqueRevalidation }
+    revalidationQueue(technique: $ttpId, limit: $pageSize) @include(if: $showQueue) { items { ...TechniqueRevalidation } }
     ...TechniqueRisk
     ...TechniqueDetection
   }
 `);
-
-const offsetOf = (search: URLSearchParams, key: string) => Math.max(0, Number(search.get(key)) || 0);
 
 /** A technique in one request: description, coverage, risk and score, tests, detection, countermeasures, knowledge. */
 export default function TechniquePage() {
@@ -47,9 +45,9 @@ export default function TechniquePage() {
   const [search, update] = useUrlState();
   const showQueue = inRoleSet(viewer, 'blueLead');
   const offsets = {
-    testsOffset: offsetOf(search, 'tests'),
-    rulesOffset: offsetOf(search, 'rules'),
-    countermeasuresOffset: offsetOf(search, 'countermeasures'),
+    testsOffset: offsetIn(search, 'tests'),
+    rulesOffset: offsetIn(search, 'rules'),
+    countermeasuresOffset: offsetIn(search, 'countermeasures'),
   };
   const [{ data, error, fetching }] = useQuery({
     query: TechniqueDocument,
@@ -64,7 +62,7 @@ export default function TechniquePage() {
     );
   const { technique } = data;
   const status = statusOf(technique.statusGlobal);
-  const page = (key: string) => (offset: number) => update({ [key]: offset ? String(offset) : undefined });
+  const page = (key: string) => (offset: number) => update({ [key]: offsetValue(offset) });
   return (
     <article aria-labelledby="technique-title" className="technique-page">
       <p>
@@ -106,7 +104,7 @@ export default function TechniquePage() {
           <Markdown source={technique.description} className="description-markdown" />
         </section>
         <RiskSection data={data} />
-        {data.revalidationQueue && <RevalidationSection entries={data.revalidationQueue} />}
+        {data.revalidationQueue && <RevalidationSection entries={data.revalidationQueue.items} />}
         <section aria-labelledby="tests-title">
           <h2 id="tests-title">Tests</h2>
           {technique.tests.length === 0 ? (
@@ -133,7 +131,14 @@ export default function TechniquePage() {
               </tbody>
             </table>
           )}
-          <OffsetPager label="Test" offset={offsets.testsOffset} size={PAGE_SIZE} count={technique.tests.length} onOffset={page('tests')} />
+          <Pager
+            label="Test"
+            offset={offsets.testsOffset}
+            limit={PAGE_SIZE}
+            count={technique.tests.length}
+            more={technique.tests.length === PAGE_SIZE}
+            onOffset={page('tests')}
+          />
         </section>
         <DetectionSection data={data} pageSize={PAGE_SIZE} rulesOffset={offsets.rulesOffset} onRulesOffset={page('rules')} />
         <CountermeasuresSection

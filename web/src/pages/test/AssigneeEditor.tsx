@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { AssigneeSelect } from './AssigneeSelect.tsx';
-import { type Problem, problemOf } from './problems.ts';
+import { type Problem, problemOf } from '../../components/problems.ts';
 
 const AssignableUsersDocument = graphql(`
   query AssignableUsers {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { DetectionResult } from '../../gql/graphql.ts';
-import { Field } from './Field.tsx';
-import { fieldProblem } from './problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem } from '../../components/problems.ts';
 import { SideForm, useSave } from './SideForm.tsx';
 
 export const BluePartFragment = graphql(`

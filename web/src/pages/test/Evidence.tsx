@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { uploadEvidence } from './upload.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const EvidencePartFragment = graphql(`
   fragment EvidencePart on Test {
@@ -70,11 +71,7 @@ function Upload(props: { testId: string; teams: string[]; onDone(): void }) {
           {Math.round(progress * 100)}%
         </progress>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
       {done && <p role="status">{done}</p>}
     </form>
   );

@@ -3,8 +3,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type CombinedError, useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { AssigneeSelect } from './AssigneeSelect.tsx';
-import { Field } from './Field.tsx';
-import { fieldProblem, type Problem, problemOf } from './problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem, type Problem, problemOf } from '../../components/problems.ts';
 
 const NewTestChoicesDocument = graphql(`
   query NewTestChoices {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
-import { Field } from './Field.tsx';
-import { fieldProblem } from './problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem } from '../../components/problems.ts';
 import { SideForm, useSave } from './SideForm.tsx';
 
 export const RedPartFragment = graphql(`

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { RemediationStatus } from '../../gql/graphql.ts';
-import { Field } from './Field.tsx';
-import { fieldProblem } from './problems.ts';
+import { Field } from '../../components/Field.tsx';
+import { fieldProblem } from '../../components/problems.ts';
 import { useSave } from './SideForm.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const RemediationPartFragment = graphql(`
   fragment RemediationPart on Test {
@@ -99,12 +100,7 @@ export function Remediation(props: { test: FragmentType<typeof RemediationPartFr
               Save remediation
             </button>
           </fieldset>
-          {saving.problem && !saving.problem.field && (
-            <p role="alert" className="error">
-              {saving.problem.message}
-            </p>
-          )}
-          {saving.saved && <p role="status">Remediation saved.</p>}
+          <Outcome problem={saving.problem} done={saving.saved && 'Remediation saved.'} fieldsShown="any" />
         </form>
       )}
     </section>

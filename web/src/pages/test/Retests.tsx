@@ -5,7 +5,8 @@ import { inRoleSet } from '../../access.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { useSession } from '../../session.tsx';
 import { stateLabel } from '../board/states.ts';
-import { problemOf } from './problems.ts';
+import { problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const RetestEntryFragment = graphql(`
   fragment RetestEntry on Test {
@@ -62,11 +63,7 @@ export function Retests(props: { testId: string; decided: boolean; chain: Fragme
           Create retest
         </button>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
     </section>
   );
 }

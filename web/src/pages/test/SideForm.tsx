@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { type AnyVariables, type DocumentInput, useMutation } from 'urql';
-import { type Problem, problemOf } from './problems.ts';
+import { type Problem, problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 /** Saves a side's fields: the API's problem with them, whether the last save went through, and `onSaved` after it. */
 export function useSave<Data, Variables extends AnyVariables>(document: DocumentInput<Data, Variables>, onSaved: () => void) {
@@ -47,12 +48,7 @@ export function SideForm(props: {
           </button>
         )}
       </fieldset>
-      {props.state.problem && !props.state.problem.field && (
-        <p role="alert" className="error">
-          {props.state.problem.message}
-        </p>
-      )}
-      {props.state.saved && <p role="status">{`${props.title.split(' ')[0]} results saved.`}</p>}
+      <Outcome problem={props.state.problem} done={props.state.saved && `${props.title.split(' ')[0]} results saved.`} fieldsShown="any" />
     </form>
   );
 }

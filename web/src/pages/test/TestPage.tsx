@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../../gql';
@@ -7,13 +7,14 @@ import { AssigneeEditor } from './AssigneeEditor.tsx';
 import { stateLabel } from '../board/states.ts';
 import { BlueForm } from './BlueForm.tsx';
 import { Evidence } from './Evidence.tsx';
-import type { Problem } from './problems.ts';
+import { useActed } from '../../components/problems.ts';
 import { RedForm } from './RedForm.tsx';
 import { Remediation } from './Remediation.tsx';
 import { Retests } from './Retests.tsx';
 import { Timer } from './Timer.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Validation } from './Validation.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const TestDetailDocument = graphql(`
   query TestDetail($id: UUID!) {
@@ -55,18 +56,11 @@ export default function TestPage() {
   const [{ data, error, fetching }, reexecute] = useQuery({ query: TestDetailDocument, variables: { id } });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   const [changed] = useSubscription({ query: TestChangedDocument, variables: { id } });
-  const [problem, setProblem] = useState<Problem>();
   const change = changed.data?.testStateChanged;
   useEffect(() => {
     if (change) refresh();
   }, [change, refresh]);
-  const acted = useCallback(
-    (failure?: Problem) => {
-      setProblem(failure);
-      refresh();
-    },
-    [refresh],
-  );
+  const [problem, acted] = useActed(refresh);
   if (fetching && !data) return <p className="loading">Loading…</p>;
   if (error || !data) return <p role="alert">The test could not be loaded: {error?.message}</p>;
   const { test } = data;
@@ -104,11 +98,7 @@ export default function TestPage() {
         describedBy="test-title"
         onDone={(failure) => acted(failure === undefined ? undefined : { message: failure })}
       />
-      {problem && (
-        <p role="alert" className="error">
-          {problem.message}
-        </p>
-      )}
+      <Outcome problem={problem} />
       <div className="test-parts" key={test.state}>
         <RedForm test={test} onSaved={refresh} />
         <BlueForm test={test} onSaved={refresh} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Pager } from '../../components/Pager.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { stateLabel } from '../board/states.ts';
 
@@ -25,21 +26,14 @@ export function Timeline(props: { entries: FragmentType<typeof TimelineEntryFrag
           </li>
         ))}
       </ol>
-      {entries.length > PAGE && (
-        <nav aria-label="Timeline pages" className="card-actions">
-          <button type="button" className="button small" disabled={offset === 0} onClick={() => setOffset(offset - PAGE)}>
-            Newer
-          </button>
-          <button
-            type="button"
-            className="button small"
-            disabled={offset + PAGE >= entries.length}
-            onClick={() => setOffset(offset + PAGE)}
-          >
-            Older
-          </button>
-        </nav>
-      )}
+      <Pager
+        label="Timeline"
+        offset={offset}
+        limit={PAGE}
+        count={Math.min(PAGE, entries.length - offset)}
+        total={entries.length}
+        onOffset={setOffset}
+      />
     </section>
   );
 }

@@ -3,7 +3,8 @@ import { useMutation } from 'urql';
 import { inRoleSet } from '../../access.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import { useSession } from '../../session.tsx';
-import { problemOf } from './problems.ts';
+import { problemOf } from '../../components/problems.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 export const TimerPartFragment = graphql(`
   fragment TimerPart on Test {
@@ -72,11 +73,7 @@ export function Timer(props: { test: FragmentType<typeof TimerPartFragment>; onC
           Resume timer
         </button>
       )}
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Outcome problem={problem} />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { ValidationStatus } from '../../gql/graphql.ts';
-import { type Problem, problemOf } from './problems.ts';
+import { type Problem, problemOf } from '../../components/problems.ts';
 
 export const ValidationPartFragment = graphql(`
   fragment ValidationPart on Test {

@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import type { CombinedError } from 'urql';
 
 /** What the API said went wrong, in words, with the offending input field when it named one. */
@@ -17,3 +18,16 @@ export function problemOf(error: CombinedError | undefined): Problem | undefined
 
 /** The message for `field` when the problem names it. */
 export const fieldProblem = (problem: Problem | undefined, field: string) => (problem?.field === field ? problem.message : undefined);
+
+/** The problem of a page's last action, and `acted(failure?)`, which keeps it and asks the server again. */
+export function useActed(refresh: () => void) {
+  const [problem, setProblem] = useState<Problem>();
+  const acted = useCallback(
+    (failure?: Problem) => {
+      setProblem(failure);
+      refresh();
+    },
+    [refresh],
+  );
+  return [problem, acted] as const;
+}
