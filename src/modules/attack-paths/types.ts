@@ -41,6 +41,13 @@ export const AttackPathStepType = builder.prismaObject('AttackPathStep', {
   }),
 });
 
+/** The steps of a path or of an execution, as they are read: in order, at most MAX_STEPS. */
+const ORDERED_STEPS = {
+  description: `The steps in order (at most ${MAX_STEPS}).`,
+  query: { orderBy: { position: 'asc' } },
+  complexity: cappedListCost(MAX_STEPS),
+} as const;
+
 /** The executions a path read nests: fewer than the execution list's page, since each holds its steps. */
 const PATH_EXECUTIONS = { defaultLimit: 10, maxLimit: 50 } as const;
 const executionPage = page(PATH_EXECUTIONS.defaultLimit, PATH_EXECUTIONS.maxLimit);
@@ -56,11 +63,7 @@ export const AttackPathType = builder.prismaObject('AttackPath', {
     version: t.exposeInt('version', { description: 'Raised on every change of the path or its steps.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    steps: t.relation('steps', {
-      description: `The steps in order (at most ${MAX_STEPS}).`,
-      query: { orderBy: { position: 'asc' } },
-      complexity: cappedListCost(MAX_STEPS),
-    }),
+    steps: t.relation('steps', ORDERED_STEPS),
     stepCount: t.relationCount('steps', { description: 'Number of steps.' }),
     executionCount: t.relationCount('executions', { description: 'Number of executions of the path.' }),
     executions: t.relation('executions', {
@@ -204,11 +207,7 @@ export const AttackPathExecutionType = builder.prismaObject('AttackPathExecution
     version: t.exposeInt('version', { description: 'Raised on every change.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    steps: t.relation('steps', {
-      description: `The steps in order (at most ${MAX_STEPS}).`,
-      query: { orderBy: { position: 'asc' } },
-      complexity: cappedListCost(MAX_STEPS),
-    }),
+    steps: t.relation('steps', ORDERED_STEPS),
     summary: t.field({
       type: ExecutionSummaryType,
       nullable: true,

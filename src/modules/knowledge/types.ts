@@ -26,16 +26,19 @@ export function pageQuery(args: { offset?: number | null; limit?: number | null 
   return { skip: offset, take: limit };
 }
 
+/** The ATT&CK id of the technique a playbook or a lesson is about, read with it. */
+const TECHNIQUE_TTP_ID = {
+  description: "The technique's ttp id.",
+  select: { technique: { select: { ttpId: true } } },
+  resolve: (row: { technique: { ttpId: string } }) => row.technique.ttpId,
+} as const;
+
 export const PlaybookObject = builder.prismaObject('Playbook', {
   description: 'How to execute, detect, respond to, hunt or remediate one technique. Every change makes a new version.',
   fields: (t) => ({
     id: t.exposeID('id'),
     techniqueId: t.exposeID('techniqueId'),
-    ttpId: t.string({
-      description: "The technique's ttp id.",
-      select: { technique: { select: { ttpId: true } } },
-      resolve: (playbook) => playbook.technique.ttpId,
-    }),
+    ttpId: t.string(TECHNIQUE_TTP_ID),
     technique: t.relation('technique'),
     type: t.expose('type', { type: PlaybookTypeEnum }),
     title: t.exposeString('title'),
@@ -91,11 +94,7 @@ export const LessonObject = builder.prismaObject('LessonLearned', {
   fields: (t) => ({
     id: t.exposeID('id'),
     techniqueId: t.exposeID('techniqueId'),
-    ttpId: t.string({
-      description: "The technique's ttp id.",
-      select: { technique: { select: { ttpId: true } } },
-      resolve: (lesson) => lesson.technique.ttpId,
-    }),
+    ttpId: t.string(TECHNIQUE_TTP_ID),
     technique: t.relation('technique'),
     testId: t.exposeID('testId', { nullable: true }),
     test: t.relation('test', { nullable: true }),

@@ -97,14 +97,18 @@ const ScoreTacticType = builder.objectRef<TacticScore['tactic']>('ScoreTactic').
   }),
 });
 
+/** The coverage counts and the weights of an aggregate score (a tactic's, an actor's, the organisation's). */
+const COVERAGE_COUNTS = { type: CoverageCountsType, resolve: (score: { coverage: CoverageCounts }) => score.coverage } as const;
+const SCORE_WEIGHTS = { type: ScoreWeightsType, resolve: (score: { weights: Weights }) => score.weights } as const;
+
 export const TacticScoreType = builder.objectRef<TacticScore>('TacticScore').implement({
   description: 'The average score of the active techniques of a tactic.',
   fields: (t) => ({
     tactic: t.field({ type: ScoreTacticType, resolve: (score) => score.tactic }),
     score: t.exposeFloat('score', { nullable: true, description: 'Mean technique score (2 decimals); null without techniques.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
-    coverage: t.field({ type: CoverageCountsType, resolve: (score) => score.coverage }),
-    weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
+    coverage: t.field(COVERAGE_COUNTS),
+    weights: t.field(SCORE_WEIGHTS),
   }),
 });
 
@@ -132,14 +136,14 @@ export const ThreatActorScoreType = builder.objectRef<ThreatActorScore>('ThreatA
     threatActor: t.field({ type: ScoredActorType, resolve: (score) => score.threatActor }),
     score: t.exposeFloat('score', { nullable: true, description: 'Mean score of the techniques the actor uses; null when it uses none.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
-    coverage: t.field({ type: CoverageCountsType, resolve: (score) => score.coverage }),
+    coverage: t.field(COVERAGE_COUNTS),
     techniques: t.field({
       type: [ActorTechniqueScoreType],
       complexity: cappedListCost(CATALOG_SHAPE.techniques),
       description: 'Lowest score first (the gaps).',
       resolve: (score) => score.techniques,
     }),
-    weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
+    weights: t.field(SCORE_WEIGHTS),
   }),
 });
 
@@ -160,7 +164,7 @@ export const OrganizationScoreType = builder.objectRef<OrganizationScore>('Organ
     score: t.exposeFloat('score', { nullable: true, description: 'Mean technique score (2 decimals); null without techniques.' }),
     techniqueCount: t.exposeInt('techniqueCount'),
     byTactic: t.field({ type: [TacticAverageType], complexity: cappedListCost(CATALOG_SHAPE.tactics), resolve: (score) => score.byTactic }),
-    weights: t.field({ type: ScoreWeightsType, resolve: (score) => score.weights }),
+    weights: t.field(SCORE_WEIGHTS),
     computedAt: t.expose('computedAt', { type: 'DateTime' }),
   }),
 });

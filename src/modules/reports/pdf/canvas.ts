@@ -127,13 +127,18 @@ export class PdfReport {
 
   private rule() {
     const y = this.doc.y;
+    this.ruleAt(y);
+    this.doc.y = y + 8;
+  }
+
+  /** A thin line across the text width at `y`. */
+  private ruleAt(y: number) {
     this.doc
       .moveTo(this.left, y)
       .lineTo(this.left + this.width, y)
       .lineWidth(0.5)
       .strokeColor(COLORS.rule)
       .stroke();
-    this.doc.y = y + 8;
   }
 
   /** A section heading, kept on the same page as the first lines after it. */
@@ -264,12 +269,7 @@ export class PdfReport {
       }
       drawRow(row, rows.length && index % 2 ? '#fafafa' : null);
     });
-    this.doc
-      .moveTo(this.left, this.doc.y)
-      .lineTo(this.left + this.width, this.doc.y)
-      .lineWidth(0.5)
-      .strokeColor(COLORS.rule)
-      .stroke();
+    this.ruleAt(this.doc.y);
     this.doc.x = this.left;
     this.doc.font(FONT).fontSize(size).moveDown(0.8);
   }
@@ -282,12 +282,7 @@ export class PdfReport {
       const bottomMargin = this.doc.page.margins.bottom;
       this.doc.page.margins.bottom = 0;
       const y = this.doc.page.height - MARGIN - FOOTER_SPACE + 14;
-      this.doc
-        .moveTo(this.left, y)
-        .lineTo(this.left + this.width, y)
-        .lineWidth(0.5)
-        .strokeColor(COLORS.rule)
-        .stroke();
+      this.ruleAt(y);
       this.line(this.meta.title, { size: 7.5, color: COLORS.muted, x: this.left, y: y + 5, width: this.width - 90 });
       this.line(`Page ${index - start + 1} of ${count}`, {
         size: 7.5,
