@@ -188,13 +188,16 @@ describe('campaign lifecycle in the browser', () => {
     const { context, page } = await signedIn('blue_lead');
     await page.goto(`/campaigns/${campaign.id}`);
     await page.getByRole('button', { name: 'Activate campaign' }).waitFor();
-    const first = await app.graphql(
-      'mutation ($id: UUID!) { activateCampaign(id: $id) { status } }',
-      { id: campaign.id },
-      t.red_lead.token,
-    );
-    expect(first.errors).toBeUndefined();
+    // The red lead's activation lands just before the blue lead's: the live page would otherwise catch up first.
+    let first: Awaited<ReturnType<TestApp['graphql']>> | undefined;
+    await page.route('**/graphql', async (route) => {
+      if (!first && route.request().postData()?.includes('mutation ActivateCampaign'))
+        first = await app.graphql('mutation ($id: UUID!) { activateCampaign(id: $id) { status } }', { id: campaign.id }, t.red_lead.token);
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Activate campaign' }).click();
+    await expect.poll(() => first).toBeDefined();
+    expect(first?.errors).toBeUndefined();
     await expect.poll(() => page.getByRole('alert').allTextContents()).toContainEqual(expect.stringMatching(/active/i));
     await expect.poll(() => status(page)).toBe('Active');
     expect(await page.getByRole('button', { name: 'Activate campaign' }).count()).toBe(0);

@@ -163,7 +163,7 @@ describe('search', () => {
   it('finds a technique by id and by name and a test, from the header, with hostile names shown as text', async () => {
     const { context, page, misconduct } = await signedIn('viewer');
     const search = async (text: string) => {
-      await page.getByRole('searchbox', { name: 'Search techniques, tests and playbooks' }).fill(text);
+      await page.getByRole('combobox', { name: 'Search techniques, tests and playbooks' }).fill(text);
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: `Search results for “${text}”` }).waitFor();
     };

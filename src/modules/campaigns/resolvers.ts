@@ -4,6 +4,7 @@ import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import './my-actions.ts';
+import './subscriptions.ts';
 import { campaignRoles } from './permissions.ts';
 import { campaignProgress } from './progress.ts';
 import { scheduleCampaign } from './schedule.ts';

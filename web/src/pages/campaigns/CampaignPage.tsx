@@ -11,6 +11,7 @@ import { CampaignTests } from './CampaignTests.tsx';
 import { DeleteCampaign } from './DeleteCampaign.tsx';
 import { EditCampaignForm } from './EditCampaignForm.tsx';
 import { day, statusLabel } from './format.ts';
+import { useCampaignLive } from './live.ts';
 import { ScheduleForm } from './ScheduleForm.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
@@ -56,6 +57,13 @@ export default function CampaignPage() {
   });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   const [problem, acted] = useActed(refresh);
+  const live = useCampaignLive(id, refresh);
+  if (live.deleted)
+    return (
+      <p role="alert">
+        This campaign was deleted meanwhile. <Link to="/campaigns">Back to the campaigns</Link>
+      </p>
+    );
   if (fetching && !data) return <p className="loading">Loading…</p>;
   if (error || !data) return <p role="alert">The campaign could not be loaded: {error?.message}</p>;
   const { campaign } = data;
@@ -101,6 +109,9 @@ export default function CampaignPage() {
         </div>
       )}
       <Outcome problem={problem} />
+      <p role="status" className="live-change text">
+        {live.latest}
+      </p>
       <CampaignProgress progress={data.campaignProgress} />
       <CampaignTests
         campaignId={campaign.id}

@@ -10,6 +10,7 @@ import { statusOf } from '../matrix/coverage.ts';
 import { CountermeasuresSection, RevalidationSection } from './DefenceSection.tsx';
 import { DetectionSection } from './DetectionSection.tsx';
 import { KnowledgeSection } from './KnowledgeSection.tsx';
+import { Mitigations } from './Mitigations.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { RiskSection } from './RiskSection.tsx';
 
@@ -31,6 +32,7 @@ const TechniqueDocument = graphql(`
       tests(limit: $pageSize, offset: $testsOffset) { id name state platform }
       ...TechniqueKnowledge
       ...TechniqueCountermeasures
+      ...TechniqueMitigations
     }
     revalidationQueue(technique: $ttpId, limit: $pageSize) @include(if: $showQueue) { items { ...TechniqueRevalidation } }
     ...TechniqueRisk
@@ -141,6 +143,7 @@ export default function TechniquePage() {
           />
         </section>
         <DetectionSection data={data} pageSize={PAGE_SIZE} rulesOffset={offsets.rulesOffset} onRulesOffset={page('rules')} />
+        <Mitigations technique={technique} />
         <CountermeasuresSection
           technique={technique}
           pageSize={PAGE_SIZE}
