@@ -183,7 +183,7 @@ export const NOTICES = [
       return {
         title: `Intel feeds: ${count} flagged for review`,
         message:
-          `${plural(payload.newItems, 'new feed item')} mention ${count} without validated coverage: ` +
+          `${plural(payload.newItems, 'new feed item')} ${payload.newItems === 1 ? 'mentions' : 'mention'} ${count} without validated coverage: ` +
           `${payload.flaggedTtpIds.slice(0, NAMED_TECHNIQUES).join(', ')}${more}.`,
         entityType: 'osint_feed',
         entityId: payload.feedId,

@@ -64,6 +64,14 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       select: { id: true, externalId: true, name: true, aliases: true },
     }),
   ]);
+  return catalogOf(techniques, actors);
+}
+
+type TechniqueRow = { id: string; ttpId: string; statusGlobal: CoverageStatus; revoked: boolean; deprecated: boolean };
+type ActorRow = { id: string; externalId: string | null; name: string; aliases: string[] };
+
+/** The matcher's catalog from technique and (active) actor rows; `successors` maps revoked ids to their replacements. */
+export function catalogOf(techniques: TechniqueRow[], actors: ActorRow[], successors = new Map<string, string>()): Catalog {
   const catalog: Catalog = {
     techniques: new Map(
       techniques.map((row) => [
@@ -71,7 +79,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         { id: row.id, ttpId: row.ttpId, statusGlobal: row.statusGlobal, active: !row.revoked && !row.deprecated },
       ]),
     ),
-    successors: new Map(),
+    successors,
     actorsByGroupId: new Map(),
     exactNames: new Map(),
     foldedNames: new Map(),
