@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Roles } from '../../auth/roles.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
-import { useTestApp } from '../../../test/helpers/app.ts';
+import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { eventsSettled } from '../../../test/helpers/events.ts';
 import { FILE_SERVER_ENV } from '../../../test/helpers/file-server.ts';
 import { TAXII_MEDIA_TYPE } from './taxii.ts';
@@ -369,5 +369,34 @@ describe('the alert rule on new intel about an uncovered technique', () => {
     expect(await app.services.prisma.alertInstance.count({ where: { ruleId: rule.body.id } })).toBe(fired.length);
     await eventsSettled(app);
     expect(await app.services.prisma.notification.count({ where: { event: 'alert_fired' } })).toBeGreaterThan(0);
+  });
+});
+
+describe('feed schedules', () => {
+  it('a feed with a schedule gets a scheduler entry that follows its changes and its deletion', async () => {
+    const scheduled = await startTestApp({ SOURCE_SYNC_SCHEDULES: 'true' });
+    try {
+      const token = await scheduled.tokenFor('admin');
+      const entry = async (id: string) =>
+        (await scheduled.api('GET', '/system/scheduler-status', { token })).body.jobs.find((job: any) => job.id === `osint-feed:${id}`);
+      const created = await scheduled.api('POST', '/osint/feeds', {
+        token,
+        body: { name: 'Hourly', kind: 'rss', location: `${base}/feeds/rss.xml`, schedule: '15 * * * *' },
+      });
+      expect(created).toMatchObject({ status: 201, body: { schedule: '15 * * * *', enabled: true } });
+      const next = new Date((await entry(created.body.id)).next_run_time);
+      expect(next.getUTCMinutes()).toBe(15);
+      const tooOften = await scheduled.api('PATCH', `/osint/feeds/${created.body.id}`, { token, body: { schedule: '*/5 * * * *' } });
+      expect(tooOften).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+      await scheduled.api('PATCH', `/osint/feeds/${created.body.id}`, { token, body: { enabled: false } });
+      expect(await entry(created.body.id)).toBeUndefined();
+      await scheduled.api('PATCH', `/osint/feeds/${created.body.id}`, { token, body: { enabled: true } });
+      expect(await entry(created.body.id)).toBeDefined();
+      expect((await scheduled.api('DELETE', `/osint/feeds/${created.body.id}`, { token })).status).toBe(204);
+      expect(await entry(created.body.id)).toBeUndefined();
+      expect((await scheduled.api('GET', `/osint/feeds/${created.body.id}`, { token })).status).toBe(404);
+    } finally {
+      await scheduled.close();
+    }
   });
 });
