@@ -17,6 +17,8 @@ export interface DomainEventPayloads {
   'catalog.techniques_added': { count: number; ttpIds: string[] };
   /** `actors` and `techniques` count the findings' distinct actors and techniques; `flagged` the techniques newly flagged for review. */
   'intel.scan_completed': { scanId: string; newItems: number; actors: number; techniques: number; flagged: number };
+  /** A feed sync stored new items; `flaggedTtpIds`: techniques without validated coverage they newly flagged for review. */
+  'osint.items_added': { feedId: string; runId: string; newItems: number; flagged: number; flaggedTtpIds: string[] };
   /** Techniques that newly entered the revalidation queue (their owners are told). */
   'revalidation.queued': { techniqueIds: string[] };
   /** A webhook was disabled after `reason` (its failing deliveries); the admins are told. */

@@ -156,6 +156,14 @@ const BOUNDED_TEXT: Record<string, Exclude<TextSizeClass, 'long'>> = {
       'procedureText',
     ].map((field) => [field, 'text' as const]),
   ),
+  // OSINT feed items: ids and names as written, lists of ids, review states; links are URLs.
+  ...Object.fromEntries(
+    ['mentioned', 'feedName', 'mentionedTtps', 'mentionedGroups', 'mentionedSoftware', 'cves', 'validTransitions'].map((field) => [
+      field,
+      'short' as const,
+    ]),
+  ),
+  link: 'medium',
 };
 
 const TEXT_TYPES = new Set(['String', 'JSON']);

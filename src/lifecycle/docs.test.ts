@@ -4,6 +4,7 @@ import { type ALERT_STATES, alertLifecycle } from '../modules/alerts/lifecycle.t
 import { executionLifecycle } from '../modules/attack-paths/state-machine.ts';
 import { campaignLifecycle } from '../modules/campaigns/state-machine.ts';
 import { type VALIDATION_STATES, validationLifecycle } from '../modules/detection-lifecycle/validation-states.ts';
+import { type OSINT_REVIEW_STATES, osintReviewLifecycle } from '../modules/osint/lifecycle.ts';
 import { testLifecycle } from '../modules/test-runs/state-machine.ts';
 import { listOf, whoColumn, type TransitionRow } from './kit.ts';
 
@@ -50,6 +51,11 @@ const PAGES: { page: string; lifecycle: AnyLifecycle; stateColumns: Record<strin
     page: 'docs/alerts.md',
     lifecycle: alertLifecycle,
     stateColumns: { Firing: (rule: (typeof ALERT_STATES)['open']) => yesNo(rule.firing) },
+  },
+  {
+    page: 'docs/osint.md',
+    lifecycle: osintReviewLifecycle,
+    stateColumns: { 'Awaits review': (rule: (typeof OSINT_REVIEW_STATES)['flagged']) => yesNo(rule.awaitsReview) },
   },
   {
     page: 'docs/detection-lifecycle.md',

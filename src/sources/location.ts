@@ -102,25 +102,40 @@ export function joinLocation(base: string, ...parts: string[]): string {
   return join(localPath(base), ...parts);
 }
 
-/** The bytes at a location (http(s) URL through the guarded fetch, file: URL or path). */
-export async function readSourceBytes(location: string, access: SourceAccess): Promise<Buffer> {
-  return isHttp(location) ? fetchSourceBytes(location, access) : readLocalBytes(location);
+/** How to read a source: a smaller byte cap than MAX_SOURCE_BYTES, request headers (e.g. a media type to accept). */
+export interface ReadOptions {
+  maxBytes?: number;
+  headers?: Record<string, string>;
 }
 
-async function fetchSourceBytes(location: string, access: SourceAccess): Promise<Buffer> {
-  const tooLarge = () => new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+/** The bytes at a location (http(s) URL through the guarded fetch, file: URL or path), never more than the cap held. */
+export async function readSourceBytes(location: string, access: SourceAccess, options: ReadOptions = {}): Promise<Buffer> {
+  const maxBytes = Math.min(options.maxBytes ?? MAX_SOURCE_BYTES, MAX_SOURCE_BYTES);
+  return isHttp(location) ? fetchSourceBytes(location, access, maxBytes, options.headers) : readLocalBytes(location, maxBytes);
+}
+
+async function fetchSourceBytes(
+  location: string,
+  access: SourceAccess,
+  maxBytes: number,
+  headers?: Record<string, string>,
+): Promise<Buffer> {
+  const tooLarge = () => new SourceUnavailableError(location, `larger than ${maxBytes} bytes`);
   try {
-    const response = await sourceFetch(access)(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const response = await sourceFetch(access)(location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers });
     if (!response.ok) {
       await response.body?.cancel();
       throw new SourceUnavailableError(location, `HTTP ${response.status}`);
     }
-    if (Number(response.headers.get('content-length') ?? 0) > MAX_SOURCE_BYTES) throw tooLarge();
+    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge();
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of response.body ?? []) {
       total += chunk.byteLength;
-      if (total > MAX_SOURCE_BYTES) throw tooLarge();
+      if (total > maxBytes) throw tooLarge();
       chunks.push(Buffer.from(chunk));
     }
     return Buffer.concat(chunks);
@@ -134,7 +149,7 @@ async function fetchSourceBytes(location: string, access: SourceAccess): Promise
   }
 }
 
-async function readLocalBytes(location: string): Promise<Buffer> {
+async function readLocalBytes(location: string, maxBytes = MAX_SOURCE_BYTES): Promise<Buffer> {
   let path: string;
   try {
     path = localPath(location);
@@ -148,7 +163,7 @@ async function readLocalBytes(location: string): Promise<Buffer> {
     throw new SourceUnavailableError(location, fileReason(error), { cause: error });
   }
   if (!info.isFile()) throw new SourceUnavailableError(location, 'not a file');
-  if (info.size > MAX_SOURCE_BYTES) throw new SourceUnavailableError(location, `larger than ${MAX_SOURCE_BYTES} bytes`);
+  if (info.size > maxBytes) throw new SourceUnavailableError(location, `larger than ${maxBytes} bytes`);
   try {
     return await readFile(path);
   } catch (error) {

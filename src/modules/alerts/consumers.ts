@@ -7,7 +7,7 @@ import { ALERT_EVALUATION_WINDOW_MS, EVALUATE_ALERTS_JOB } from './jobs.ts';
  */
 export const alertEvaluation = defineConsumer({
   name: 'alert-evaluation',
-  events: ['coverage.changed', 'detection.changed'],
+  events: ['coverage.changed', 'detection.changed', 'osint.items_added'],
   async handle(_event, uow, services) {
     if (!(await uow.tx.alertRule.findFirst({ where: { enabled: true }, select: { id: true } }))) return;
     const now = Date.now();

@@ -35,7 +35,7 @@ export const alertRoutes: Route[] = [
     summary: 'Alert counts by status, severity and rule type',
     roles: alertRoles.read,
     document:
-      'query { alertSummary { total byStatus { open acknowledged resolved dismissed } bySeverity { critical high medium low informational } byRuleType { coverage_below coverage_drop validation_expired actor_technique_uncovered confidence_below rejected_tests } } }',
+      'query { alertSummary { total byStatus { open acknowledged resolved dismissed } bySeverity { critical high medium low informational } byRuleType { coverage_below coverage_drop validation_expired actor_technique_uncovered confidence_below rejected_tests osint_uncovered_technique } } }',
   },
   {
     method: 'GET',

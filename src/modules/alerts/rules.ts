@@ -17,6 +17,7 @@ export const RULE_PARAMETERS = {
   actor_technique_uncovered: z.strictObject({ min_actors: count }),
   confidence_below: z.strictObject({ threshold: percent }),
   rejected_tests: z.strictObject({ count, window_days: z.number().int().min(1).max(365).default(7) }),
+  osint_uncovered_technique: z.strictObject({ window_days: z.number().int().min(1).max(365).default(7) }),
 } satisfies Record<AlertRuleType, z.ZodType>;
 
 export const RULE_DESCRIPTIONS: Record<AlertRuleType, string> = {
@@ -26,6 +27,8 @@ export const RULE_DESCRIPTIONS: Record<AlertRuleType, string> = {
   actor_technique_uncovered: 'A technique used by at least `min_actors` tracked threat actors is not covered (subject: the technique)',
   confidence_below: 'A technique with an active detection asset has detection confidence below `threshold` (subject: the technique)',
   rejected_tests: 'At least `count` tests were rejected in the last `window_days` days (subject: global)',
+  osint_uncovered_technique:
+    'A feed item stored in the last `window_days` days mentions a technique without validated coverage (subject: the technique)',
 };
 
 export interface Firing {
@@ -148,6 +151,26 @@ export const CONDITIONS: { [T in AlertRuleType]: Condition<T> } = {
           },
         ]
       : [];
+  },
+  async osint_uncovered_technique(db, { window_days: windowDays }) {
+    const since = new Date(Date.now() - windowDays * 86_400_000);
+    const rows = await db.$queryRaw<{ techniqueId: string; ttpId: string; items: number; latest: Date; status: string }[]>`
+      SELECT t.id AS "techniqueId", t.ttp_id AS "ttpId", count(*)::int AS items, max(m.created_at) AS latest,
+             t.status_global::text AS status
+        FROM techniques t JOIN osint_item_techniques m ON m.technique_id = t.id
+       WHERE ${ACTIVE_TECHNIQUES} AND t.status_global <> 'validated' AND m.created_at >= ${since}
+       GROUP BY t.id ORDER BY latest DESC, t.ttp_id LIMIT ${MAX_FIRINGS_PER_RULE}`;
+    return rows.map((row) => ({
+      ...technique(row),
+      title: `${row.ttpId}: ${row.items} new intel item${row.items === 1 ? '' : 's'} on a technique without validated coverage`,
+      figures: {
+        ttp_id: row.ttpId,
+        items: row.items,
+        latest_item_at: row.latest.toISOString(),
+        window_days: windowDays,
+        status: row.status,
+      },
+    }));
   },
 };
 

@@ -93,6 +93,15 @@ const SCENARIOS: Record<NoticeKey, () => Promise<Scenario>> = {
       fire: () => emit('intel.scan_completed', { scanId: scan.id, newItems: 2, actors: 1, techniques: 2, flagged: 1 }),
     };
   },
+  osint_flagged: async () => {
+    const feed = await app.services.prisma.osintFeed.create({
+      data: { name: `Feed ${randomUUID()}`, kind: 'rss', location: '/feeds/x.xml' },
+    });
+    return {
+      expected: await leadIds(),
+      fire: () => emit('osint.items_added', { feedId: feed.id, runId: randomUUID(), newItems: 2, flagged: 1, flaggedTtpIds: ['T1001'] }),
+    };
+  },
   revalidation_needed: async () => {
     // Any active user may own a technique, a viewer too.
     const owner = await member('viewer');

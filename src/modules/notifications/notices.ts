@@ -170,6 +170,27 @@ export const NOTICES = [
     },
   }),
   notice({
+    key: 'osint_flagged',
+    event: 'osint.items_added',
+    when: ({ flagged }) => flagged > 0,
+    condition: 'flagged > 0',
+    to: [leads],
+    description: 'New feed items mention techniques without validated coverage',
+    title: 'Intel feeds: <n> techniques flagged for review',
+    inApp: async ({ payload }) => {
+      const more = payload.flaggedTtpIds.length > NAMED_TECHNIQUES ? ` and ${payload.flaggedTtpIds.length - NAMED_TECHNIQUES} more` : '';
+      const count = plural(payload.flagged, 'technique');
+      return {
+        title: `Intel feeds: ${count} flagged for review`,
+        message:
+          `${plural(payload.newItems, 'new feed item')} ${payload.newItems === 1 ? 'mentions' : 'mention'} ${count} without validated coverage: ` +
+          `${payload.flaggedTtpIds.slice(0, NAMED_TECHNIQUES).join(', ')}${more}.`,
+        entityType: 'osint_feed',
+        entityId: payload.feedId,
+      };
+    },
+  }),
+  notice({
     key: 'revalidation_needed',
     event: 'revalidation.queued',
     to: [techniqueOwners],

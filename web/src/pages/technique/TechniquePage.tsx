@@ -9,6 +9,7 @@ import { stateLabel } from '../board/states.ts';
 import { statusOf } from '../matrix/coverage.ts';
 import { CountermeasuresSection, RevalidationSection } from './DefenceSection.tsx';
 import { DetectionSection } from './DetectionSection.tsx';
+import { IntelItems } from './IntelItems.tsx';
 import { KnowledgeSection } from './KnowledgeSection.tsx';
 import { Mitigations } from './Mitigations.tsx';
 import { Pager } from '../../components/Pager.tsx';
@@ -151,6 +152,7 @@ export default function TechniquePage() {
           onOffset={page('countermeasures')}
         />
         <KnowledgeSection technique={technique} canWrite={inRoleSet(viewer, 'leads')} />
+        <IntelItems ttpId={technique.ttpId} />
       </div>
     </article>
   );

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { catalogOf, findMentions } from './matcher.ts';
+
+const technique = (ttpId: string, extra: { revoked?: boolean; deprecated?: boolean } = {}) => ({
+  id: `id-${ttpId}`,
+  ttpId,
+  statusGlobal: 'not_evaluated' as const,
+  revoked: false,
+  deprecated: false,
+  ...extra,
+});
+const catalog = catalogOf(
+  [
+    technique('T1059'),
+    technique('T1059.001'),
+    technique('T1190'),
+    technique('T1086', { revoked: true }),
+    technique('T1500', { deprecated: true }),
+  ],
+  [
+    { id: 'apt28', externalId: 'G0007', name: 'APT28', aliases: ['APT28', 'Fancy Bear', 'Sofacy'] },
+    { id: 'turla', externalId: 'G0010', name: 'Turla', aliases: ['Turla', 'Snake', 'Iron'] },
+    { id: 'lazarus', externalId: 'G0032', name: 'Lazarus Group', aliases: ['Lazarus Group', 'Lazarus', 'Shared Name'] },
+    { id: 'other', externalId: 'G0099', name: 'Other', aliases: ['Shared Name'] },
+    { id: 'fin7', externalId: 'G0046', name: 'FIN7', aliases: ['FIN7'] },
+  ],
+  new Map([['T1086', 'T1059.001']]),
+);
+const linked = (text: string, references: string[] = []) => {
+  const found = findMentions(catalog, text, references);
+  return {
+    ...found,
+    techniques: found.techniques.map(({ technique: t, mentioned }) => `${mentioned}→${t.ttpId}`),
+    actors: found.actors.map((a) => `${a.mentioned}→${a.actorId}`),
+  };
+};
+
+describe('the matcher', () => {
+  it('reads technique ids as whole words, with sub-techniques and the site path form', () => {
+    expect(linked('T1059, T1059.001 and attack.mitre.org/techniques/T1059/001/').techniqueIds).toEqual(['T1059', 'T1059.001']);
+    expect(linked('XT1059 T10590 T1059.0012 t1059 T1059_x').techniqueIds).toEqual([]);
+    expect(linked('(T1190).').techniques).toEqual(['T1190→T1190']);
+  });
+
+  it('links a revoked id to its successor, a missing sub-technique to its parent, and leaves a deprecated one unlinked', () => {
+    const found = linked('T1086, T1190.999 and T1500');
+    expect(found.techniqueIds).toEqual(['T1086', 'T1190.999', 'T1500']);
+    expect(found.techniques).toEqual(['T1086→T1059.001', 'T1190.999→T1190']);
+  });
+
+  it('matches names as the catalog writes them, names with digits in any case, the longest name first, never ambiguous or short ones', () => {
+    expect(linked('Fancy Bear and fin7 met the Lazarus Group').actors).toEqual(['Fancy Bear→apt28', 'fin7→fin7', 'Lazarus Group→lazarus']);
+    expect(linked('fancy bear, turla, an iron snake, Shared Name, Ironclad').actors).toEqual([]);
+    expect(linked('apt28 again').groupIds).toEqual(['G0007']);
+    expect(linked('G0010 and G9999').groupIds).toEqual(['G0010', 'G9999']);
+    expect(linked('G0010 and G9999').actors).toEqual(['G0010→turla']);
+  });
+
+  it('keeps software ids and CVE ids (upper case), and the ids a source states outright', () => {
+    expect(linked('S0002 and cve-2024-1234 and CVE-2023-45678', ['T1190', 'G0046'])).toMatchObject({
+      softwareIds: ['S0002'],
+      cveIds: ['CVE-2023-45678', 'CVE-2024-1234'],
+      techniqueIds: ['T1190'],
+      groupIds: ['G0046'],
+    });
+  });
+});

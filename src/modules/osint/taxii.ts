@@ -1,0 +1,65 @@
+import { readSourceBytes, type SourceAccess } from '../../sources/location.ts';
+import { FeedRefusedError, MAX_FEED_BYTES, parseJson, stixItems, type ParsedFeed } from './feed-formats.ts';
+
+/** The media type of every TAXII 2.1 request and answer. */
+export const TAXII_MEDIA_TYPE = 'application/taxii+json;version=2.1';
+/** Most pages one sync reads from a collection; a longer collection is read on by the next sync. */
+export const MAX_TAXII_PAGES = 50;
+/** Objects asked for per page. */
+export const TAXII_PAGE_SIZE = 500;
+
+type Node = Record<string, unknown>;
+const asNode = (value: unknown): Node => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : {});
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
+async function getJson(url: string, access: SourceAccess): Promise<Node> {
+  const bytes = await readSourceBytes(url, access, { maxBytes: MAX_FEED_BYTES, headers: { accept: TAXII_MEDIA_TYPE } });
+  return asNode(parseJson(bytes));
+}
+
+/** The API root: the discovery document's default (or first) root, or the location itself when it is one. */
+async function apiRootOf(location: string, access: SourceAccess): Promise<string> {
+  const document = await getJson(location, access);
+  if (!Array.isArray(document.api_roots)) return withSlash(location);
+  const root = typeof document.default === 'string' ? document.default : document.api_roots.find((entry) => typeof entry === 'string');
+  if (typeof root !== 'string') throw new FeedRefusedError('the TAXII discovery document names no API root');
+  return withSlash(new URL(root, withSlash(location)).toString());
+}
+
+async function collectionOf(root: string, wanted: string | null, access: SourceAccess): Promise<string> {
+  const collections = (await getJson(`${root}collections/`, access)).collections;
+  const readable = (Array.isArray(collections) ? collections : []).map(asNode).filter((entry) => entry.can_read === true);
+  const found = wanted
+    ? readable.find((entry) => entry.id === wanted || entry.title === wanted)
+    : readable.length === 1
+      ? readable[0]
+      : undefined;
+  if (!found || typeof found.id !== 'string') {
+    throw new FeedRefusedError(
+      wanted ? `the TAXII API root has no readable collection ${wanted}` : 'the TAXII API root has several readable collections: name one',
+    );
+  }
+  return found.id;
+}
+
+/**
+ * Reads a TAXII 2.1 collection over HTTP, per the spec: discovery → API root → collections/{id}/objects, each
+ * request with `Accept: application/taxii+json;version=2.1`, following `next` while `more` is true.
+ */
+export async function readTaxii(location: string, collection: string | null, access: SourceAccess): Promise<ParsedFeed> {
+  const root = await apiRootOf(location, access);
+  const id = await collectionOf(root, collection, access);
+  const base = `${root}collections/${encodeURIComponent(id)}/objects/`;
+  const feed: ParsedFeed = { items: [], notes: new Map() };
+  let next: string | null = null;
+  for (let page = 0; page < MAX_TAXII_PAGES; page++) {
+    const query = new URLSearchParams({ limit: String(TAXII_PAGE_SIZE), ...(next ? { next } : {}) });
+    const envelope = await getJson(`${base}?${query}`, access);
+    stixItems(Array.isArray(envelope.objects) ? envelope.objects : [], feed);
+    next = envelope.more === true && typeof envelope.next === 'string' && envelope.next ? envelope.next : null;
+    if (!next) return feed;
+  }
+  feed.notes.set(`stopped after ${MAX_TAXII_PAGES} pages: the rest of the collection was not read`, 1);
+  return feed;
+}
