@@ -9,9 +9,11 @@
  *   npm run bench:api                              # scale 1 (seeded when missing), 9 rounds of 3 s per kind and target
  *   npm run bench:api -- --scale=0.1 --rounds=3 --seconds=2
  *   npm run bench:api -- --profile                 # instead: a CPU profile of Violet answering GET /tests/{id}
+ *   npm run bench:api -- --profile --profile-request='GET /techniques'
  *
  * Options: --scale, --rounds, --seconds, --concurrency (4), --latency-requests (200), --starts (3 starts of Violet for
- * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20).
+ * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20),
+ * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
  */
@@ -38,6 +40,7 @@ const { values: options } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     profile: { type: 'boolean', default: false },
     'profile-seconds': { type: 'string', default: '20' },
+    'profile-request': { type: 'string', default: 'GET /tests/{id}' },
   },
 });
 const scale = Number(options.scale);
@@ -315,14 +318,15 @@ async function main(): Promise<void> {
     const peak = { violet: await residentMemory(violet!.child.pid!), raw: await residentMemory(raw.child.pid!) };
     const out: string[] = [];
     out.push(
-      `| Request (${concurrency} clients, ${seconds} s each) | REST / raw req/s | GraphQL / REST req/s | CPU ms/req REST | CPU ms/req GraphQL | CPU ms/req raw | req/s REST | req/s raw |`,
+      `| Request (${concurrency} clients, ${seconds} s each) | REST / raw req/s | GraphQL / REST req/s | CPU ms/req REST | CPU ms/req GraphQL | CPU ms/req raw | CPU REST / raw | CPU GraphQL / REST | req/s REST | req/s raw |`,
     );
-    out.push('|---|---|---|---|---|---|---|---|');
+    out.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const [name, { rest, graphql: gql, raw: base }] of results) {
       const pairs = (a: Figures[], b: Figures[], value: (x: Figures, y: Figures) => number) => a.map((x, i) => value(x, b[i]));
       out.push(
         `| ${name} | ${base.length ? summary(pairs(rest, base, (x, y) => x.rps / y.rps)) : 'n/a (no baseline)'} | ${summary(pairs(gql, rest, (x, y) => x.rps / y.rps))} | ` +
           `${summary(rest.map((x) => x.cpu))} | ${summary(gql.map((x) => x.cpu))} | ${base.length ? summary(base.map((x) => x.cpu)) : 'n/a'} | ` +
+          `${base.length ? summary(pairs(rest, base, (x, y) => x.cpu / y.cpu)) : 'n/a'} | ${summary(pairs(gql, rest, (x, y) => x.cpu / y.cpu))} | ` +
           `${summary(
             rest.map((x) => x.rps),
             0,
@@ -376,7 +380,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** Violet under `node --cpu-prof`, answering GET /tests/{id} (--concurrency clients) for --profile-seconds: the frames with the most self time. */
+/** Violet under `node --cpu-prof`, answering --profile-request (REST, --concurrency clients) for --profile-seconds: the frames with the most self time. */
 async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
   const directory = join(dataDir, 'profile');
   const violet = await startServer('Violet', violetEntry, violetEnv, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
@@ -388,18 +392,23 @@ async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<v
     const testIds = (await db.query<{ id: string }>(`SELECT id FROM tests ORDER BY md5(id::text) LIMIT ${ROTATION}`)).rows.map((r) => r.id);
     await db.end();
     const target: Target = { name: 'Violet REST', base: violet.base, pid: violet.child.pid!, agent: targetAgent(concurrency), token };
-    const [single] = requestKinds(testIds, testIds).slice(2);
+    const kinds = requestKinds(testIds, testIds);
+    const single = kinds.find((kind) => kind.name === options['profile-request']);
+    if (!single) throw new Error(`--profile-request must be one of ${kinds.map((kind) => kind.name).join(', ')}`);
     await runPhase(target, single.rest, okRest, { seconds: 3, concurrency });
     from = Number(process.hrtime.bigint() / 1000n);
     const result = await runPhase(target, single.rest, okRest, { seconds: Number(options['profile-seconds']), concurrency });
     console.log(
-      `profiled ${result.requests} requests of GET /tests/{id} (${fixed(result.cpuMsPerRequest)} ms CPU each, ${result.failures} failed)`,
+      `profiled ${result.requests} requests of ${single.name} (${fixed(result.cpuMsPerRequest)} ms CPU each, ${result.failures} failed)`,
     );
   } finally {
     await stopServer(violet);
   }
+  const { frames, packages } = await topSelfFrames(directory, from);
   console.log('top frames by self time while under load (start-up and warm-up left out):');
-  for (const line of await topSelfFrames(directory, from)) console.log(`  ${line}`);
+  for (const line of frames) console.log(`  ${line}`);
+  console.log('self time by package:');
+  for (const line of packages) console.log(`  ${line}`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -94,12 +94,13 @@ interface ProfileNode {
 }
 
 /**
- * The frames with the most self time in the .cpuprofile files of `directory`, as lines of text, counting only samples
+ * The frames and the packages with the most self time in the .cpuprofile files of `directory`, as lines of text, counting only samples
  * taken from `fromUs` on (CLOCK_MONOTONIC in µs, as `process.hrtime` and V8's profiler read it).
  */
-export async function topSelfFrames(directory: string, fromUs: number, count = 20): Promise<string[]> {
+export async function topSelfFrames(directory: string, fromUs: number, count = 20): Promise<{ frames: string[]; packages: string[] }> {
   const files = (await readdir(directory)).filter((file) => file.endsWith('.cpuprofile'));
   const selfUs = new Map<string, number>();
+  const packageUs = new Map<string, number>();
   let totalUs = 0;
   for (const file of files) {
     const profile = JSON.parse(await readFile(join(directory, file), 'utf8')) as {
@@ -118,11 +119,24 @@ export async function topSelfFrames(directory: string, fromUs: number, count = 2
       const key = `${functionName || '(anonymous)'} ${where ? `${where}:${lineNumber + 1}` : ''}`.trim();
       const delta = Math.max(0, profile.timeDeltas[index] ?? 0);
       selfUs.set(key, (selfUs.get(key) ?? 0) + delta);
+      const owner = packageOf(url, functionName);
+      packageUs.set(owner, (packageUs.get(owner) ?? 0) + delta);
       totalUs += delta;
     });
   }
-  return [...selfUs]
-    .sort(([, a], [, b]) => b - a)
-    .slice(0, count)
-    .map(([key, us]) => `${((100 * us) / totalUs).toFixed(1).padStart(5)} %  ${key}`);
+  const top = (totals: Map<string, number>) =>
+    [...totals]
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, count)
+      .map(([key, us]) => `${((100 * us) / totalUs).toFixed(1).padStart(5)} %  ${key}`);
+  return { frames: top(selfUs), packages: top(packageUs) };
+}
+
+/** Who a frame belongs to: a package of node_modules, Violet's own code (dist/), Node's internals, or V8 itself. */
+function packageOf(url: string, functionName: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (match) return match[1];
+  if (url.includes('/dist/')) return 'Violet (dist/)';
+  if (url.startsWith('node:')) return 'node: internals';
+  return url ? url : functionName.startsWith('(') ? functionName : `native: ${functionName}`;
 }
