@@ -29,6 +29,7 @@ import { ssoRoutes } from '../src/modules/sso/routes.ts';
 import { attackPathsRoutes } from '../src/modules/attack-paths/routes.ts';
 import { knowledgeRoutes } from '../src/modules/knowledge/routes.ts';
 import { worklogRoutes } from '../src/modules/worklogs/routes.ts';
+import { trackerRoutes } from '../src/modules/tracker/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -64,4 +65,5 @@ export const routes: readonly Route[] = [
   ...attackPathsRoutes,
   ...knowledgeRoutes,
   ...worklogRoutes,
+  ...trackerRoutes,
 ];

@@ -9,6 +9,7 @@ import { webhookJobs } from '../src/modules/webhooks/jobs.ts';
 import { alertsJobs } from '../src/modules/alerts/jobs.ts';
 import { ownershipJobs } from '../src/modules/ownership/jobs.ts';
 import { emailJobs } from '../src/modules/email/delivery.ts';
+import { trackerJobs } from '../src/modules/tracker/jobs.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -44,5 +45,6 @@ export const jobDefinitions: JobDefinition[] = [
   ...alertsJobs,
   ...ownershipJobs,
   ...emailJobs,
+  ...trackerJobs,
   consumerJob(eventConsumers) as unknown as JobDefinition,
 ];

@@ -35,5 +35,6 @@ import '../modules/attack-paths/resolvers.ts';
 import '../modules/knowledge/resolvers.ts';
 import '../modules/worklogs/resolvers.ts';
 import '../modules/search/resolvers.ts';
+import '../modules/tracker/resolvers.ts';
 
 export const schema = guardExecution(builder.toSchema({ sortSchema: true }));
