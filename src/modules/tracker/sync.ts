@@ -161,7 +161,9 @@ async function apply(services: Services, link: Link, issue: IssueState): Promise
       await setRemediation(uow, link.testId, 'in_progress');
     } else {
       await uow.tx.trackerLink.update({ where: { id: link.id }, data: base });
-      if (open) await setRemediation(uow, link.testId, remediation);
+      // A reopened issue back in a to-do status is still work in progress: the state table says so.
+      const floor = trackerLinkLifecycle.states[current.status].remediation;
+      if (open) await setRemediation(uow, link.testId, remediation === 'pending' && floor ? floor : remediation);
     }
   });
 }
