@@ -206,7 +206,7 @@ export const NOTICES = [
     key: 'tracker_issue_fixed',
     event: 'tracker.issue_fixed',
     when: ({ retestId }) => retestId !== null,
-    condition: 'a retest was created',
+    condition: 'retest_id is set',
     to: [everyoneWith('every red_lead', ['red_lead'])],
     description: 'A tracker issue was closed as fixed and a retest awaits',
     title: 'Fix to retest',

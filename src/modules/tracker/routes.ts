@@ -9,6 +9,10 @@ export const TRACKER_ISSUE_FIELDS =
 
 const TAG = 'Tracker';
 
+const CREATE_ISSUE = `mutation ($input: CreateTrackerIssueInput!) { createTrackerIssue(input: $input) { created issue { ${TRACKER_ISSUE_FIELDS} } } }`;
+const RECEIVE_WEBHOOK =
+  'mutation ($connectionId: UUID!, $payload: String!, $signature: String) { receiveTrackerWebhook(connectionId: $connectionId, payload: $payload, signature: $signature) { detail } }';
+
 export const trackerRoutes: Route[] = [
   {
     method: 'GET',
@@ -82,12 +86,11 @@ export const trackerRoutes: Route[] = [
     roles: trackerRoles.issues,
     status: 201,
     requestType: 'application/json',
-    documents: ['subject_type', 'subject_id', 'connection_id'],
+    documents: [CREATE_ISSUE],
     async handle(req: Request, res, { execute }) {
-      const result = (await execute(
-        `mutation ($input: CreateTrackerIssueInput!) { createTrackerIssue(input: $input) { created issue { ${TRACKER_ISSUE_FIELDS} } } }`,
-        { input: { subjectType: req.body?.subject_type, subjectId: req.body?.subject_id, connectionId: req.body?.connection_id } },
-      )) as { created: boolean; issue: { status: string } };
+      const result = (await execute(CREATE_ISSUE, {
+        input: { subjectType: req.body?.subject_type, subjectId: req.body?.subject_id, connectionId: req.body?.connection_id },
+      })) as { created: boolean; issue: { status: string } };
       res.status(!result.created ? 200 : result.issue.status === 'pending' ? 202 : 201).json(result.issue);
     },
   },
@@ -113,24 +116,22 @@ export const trackerRoutes: Route[] = [
     tag: TAG,
     summary:
       'Inbound tracker webhook, signed with the connection secret (GitHub X-Hub-Signature-256, Jira X-Hub-Signature: sha256=<HMAC of the body>); ' +
-      '202 queues the sync of the named issue, 401 TRACKER_SIGNATURE_INVALID otherwise',
+      '202 queues the sync of the named issue; 401 TRACKER_SIGNATURE_INVALID without a valid signature, 404 for an unknown connection',
     roles: 'public',
     status: 202,
     errors: ['TRACKER_SIGNATURE_INVALID'],
     requestType: 'application/json',
     rawBody: true,
+    documents: [RECEIVE_WEBHOOK],
     crossSiteAllowed:
       'the tracker posts it from its own servers; it authenticates by the HMAC signature of the body, never by the session cookie',
     async handle(req: Request & { rawBody?: Buffer }, res, { execute }) {
       const signature = req.get('x-hub-signature-256') ?? req.get('x-hub-signature');
-      const result = await execute(
-        'mutation ($connectionId: UUID!, $payload: String!, $signature: String) { receiveTrackerWebhook(connectionId: $connectionId, payload: $payload, signature: $signature) { detail } }',
-        {
-          connectionId: req.params.connection_id,
-          payload: (req.rawBody ?? Buffer.alloc(0)).toString('utf8'),
-          signature: signature ?? null,
-        },
-      );
+      const result = await execute(RECEIVE_WEBHOOK, {
+        connectionId: req.params.connection_id,
+        payload: (req.rawBody ?? Buffer.alloc(0)).toString('utf8'),
+        signature: signature ?? null,
+      });
       res.status(202).json(result);
     },
   },

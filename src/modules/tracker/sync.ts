@@ -283,7 +283,8 @@ export async function receiveWebhook(
     where: { id: connectionId },
     select: { id: true, kind: true, webhookSecretSealed: true },
   });
-  if (!connection?.webhookSecretSealed) throw new TrackerSignatureError();
+  if (!connection) throw new NotFoundError('Tracker connection', connectionId);
+  if (!connection.webhookSecretSealed) throw new TrackerSignatureError();
   if (!signatureOk(trackerWebhookSecrets(services).open(connection.webhookSecretSealed), rawBody, signature))
     throw new TrackerSignatureError();
   let payload: { issue?: { number?: number; key?: string } };

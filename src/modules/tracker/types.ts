@@ -128,8 +128,8 @@ export const UpdateTrackerConnectionInput = builder.inputType('UpdateTrackerConn
 export const CreateTrackerIssueInput = builder.inputType('CreateTrackerIssueInput', {
   fields: (t) => ({
     subjectType: t.field({ type: TrackerSubjectEnum, required: true }),
-    subjectId: t.id({ required: true, description: 'The test (rejected, or not/partially detected) or alert.' }),
-    connectionId: t.id({ required: false, description: 'Default: the oldest active connection.' }),
+    subjectId: t.field({ type: 'UUID', required: true, description: 'The test (rejected, or not/partially detected) or alert.' }),
+    connectionId: t.field({ type: 'UUID', required: false, description: 'Default: the oldest active connection.' }),
   }),
 });
 
