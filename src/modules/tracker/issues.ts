@@ -105,6 +105,10 @@ export async function draftOf(services: Services, link: { subjectType: TrackerSu
   return link.subjectType === 'test' ? testDraft(services, link.subjectId, mapping) : alertDraft(services, link.subjectId, mapping);
 }
 
+/** Whether a test has a remediation an issue can track: rejected, or a result that leaves a gap. */
+export const hasRemediation = (test: { state: string; detectionResult: string | null }) =>
+  test.state === 'rejected' || GAP_RESULTS.has(test.detectionResult ?? '');
+
 /** The subject must exist and have something to remediate; answers the test the link is about. */
 async function checkSubject(services: Services, subjectType: TrackerSubject, subjectId: string): Promise<string | null> {
   if (subjectType === 'alert') {
@@ -114,7 +118,7 @@ async function checkSubject(services: Services, subjectType: TrackerSubject, sub
   }
   const test = await services.prisma.test.findUnique({ where: { id: subjectId }, select: { state: true, detectionResult: true } });
   if (!test) throw new NotFoundError('Test', subjectId);
-  if (test.state !== 'rejected' && !GAP_RESULTS.has(test.detectionResult ?? ''))
+  if (!hasRemediation(test))
     throw new NoRemediationError(
       'Only a test that was rejected or whose result is not_detected or partially_detected has a remediation to track',
     );

@@ -1,3 +1,4 @@
+import { grants } from '../../auth/access.ts';
 import { allow, anyone } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { principalOf } from '../../graphql/context.ts';
@@ -36,6 +37,20 @@ builder.prismaObjectField('Test', 'trackerIssue', (t) =>
     description: "The tracker issue of the test's remediation, with its status; null when none was opened.",
     select: (_args, _context, nested) => ({ trackerLinks: nested({ where: { subjectType: 'test' as const }, take: 1 }) }),
     resolve: (test) => test.trackerLinks[0] ?? null,
+  }),
+);
+
+builder.prismaObjectField('Test', 'canCreateTrackerIssue', (t) =>
+  t.boolean({
+    description:
+      "Whether the caller may open this test's tracker issue now: a lead, a remediation to track (rejected, or not or partially detected), no issue yet.",
+    select: {
+      state: true,
+      detectionResult: true,
+      trackerLinks: { where: { subjectType: 'test' as const }, take: 1, select: { id: true } },
+    },
+    resolve: (test, _args, context) =>
+      grants(context.auth.principal ?? null, allow(trackerRoles.issues).access) && !test.trackerLinks.length && issues.hasRemediation(test),
   }),
 );
 
