@@ -131,7 +131,7 @@ function jiraClient(services: Services, connection: ConnectionSecrets): TrackerC
     },
     async comment(key, text) {
       if (v3) await v3.issueComments.addComment({ issueIdOrKey: key, comment: adf(text) } as never);
-      else await v2!.issueComments.addComment({ issueIdOrKey: key, body: text } as never);
+      else await v2!.issueComments.addComment({ issueIdOrKey: key, comment: text } as never);
     },
   };
 }

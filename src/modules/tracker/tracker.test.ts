@@ -13,17 +13,20 @@ const SECRETS = [JIRA_TOKEN, GITHUB_TOKEN, WEBHOOK_SECRET];
 
 let jira: FakeJira;
 let github: FakeGithub;
+let dataCenter: FakeJira;
 beforeAll(async () => {
   jira = await startFakeJira('lead@example.com', JIRA_TOKEN, 'SEC');
   github = await startFakeGithub(GITHUB_TOKEN, 'acme/detections');
+  dataCenter = await startFakeJira('', JIRA_TOKEN, 'OPS', { dataCenter: true });
 });
 afterAll(async () => {
   await jira?.close();
   await github?.close();
+  await dataCenter?.close();
 });
 
 const app = useTestApp(() => ({
-  TRACKER_ALLOWED_HOSTS: `127.0.0.1:${new URL(jira.url).port}, 127.0.0.1:${new URL(github.url).port}`,
+  TRACKER_ALLOWED_HOSTS: [jira, github, dataCenter].map((fake) => `127.0.0.1:${new URL(fake.url).port}`).join(', '),
   TRACKER_MAX_RETRY_WAIT: '3s',
   TRACKER_TIMEOUT: '5s',
   TRACKER_SYNC_INTERVAL: '1h',
@@ -179,6 +182,39 @@ describe('Jira Cloud round trip', () => {
     const refused = await call('POST', '/tracker/issues', t.red_lead.token, { subject_type: 'test', subject_id: test.id });
     expect(refused).toMatchObject({ status: 400, body: { code: 'NO_REMEDIATION' } });
     expect((await call('POST', '/tracker/issues', t.red_tech.token, { subject_type: 'test', subject_id: test.id })).status).toBe(403);
+  });
+});
+
+describe('Jira Data Center (REST v2, personal access token)', () => {
+  it('files, closes as fixed and reopens with a plain-text comment', async () => {
+    try {
+      await app.services.prisma.trackerConnection.updateMany({ data: { isActive: false } });
+      await connection({ name: 'Jira DC', kind: 'jira_dc', base_url: dataCenter.url, project: 'OPS', credential: JIRA_TOKEN });
+      const testId = await rejectedTest();
+      const created = await call('POST', '/tracker/issues', t.red_lead.token, { subject_type: 'test', subject_id: testId });
+      expect(created.body).toMatchObject({ status: 'open', issue_key: 'OPS-1' });
+      expect(dataCenter.issues.get('OPS-1')!.fields.description).toContain(`/tests/${testId}`);
+      dataCenter.setStatus('OPS-1', 'Done', 'done');
+      const fixed = await call('POST', `/tracker/issues/${created.body.id}/sync`, t.red_lead.token);
+      expect(fixed.body.status).toBe('fixed');
+      await advance(app, t, fixed.body.retest_id, 'rejected');
+      await until(() => (dataCenter.issues.get('OPS-1')!.comments.length ? true : undefined));
+      expect(dataCenter.issues.get('OPS-1')!.comments[0].body).toContain('failed: rejected in review');
+      expect(dataCenter.received.every((request) => request.path.startsWith('/rest/api/2/'))).toBe(true);
+    } finally {
+      await app.services.prisma.trackerConnection.deleteMany({ where: { name: 'Jira DC' } });
+    }
+  });
+
+  it('refuses a base URL on a private address that TRACKER_ALLOWED_HOSTS does not list', async () => {
+    const refused = await call('POST', '/tracker/connections', t.admin.token, {
+      name: 'Internal',
+      kind: 'jira_dc',
+      base_url: 'http://10.1.2.3:8080',
+      project: 'OPS',
+      credential: JIRA_TOKEN,
+    });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', field: 'base_url' } });
   });
 });
 
