@@ -6,6 +6,10 @@ type RequestType = NonNullable<CustomRoute['requestType']>;
 
 const BODY_LIMIT = '1mb';
 
+const keepRawBody = (req: object, _res: unknown, buffer: Buffer) => {
+  (req as { rawBody?: Buffer }).rawBody = buffer;
+};
+
 /** The media type a route reads its body as: what the row declares, JSON otherwise. */
 export function requestTypeOf(route: Route): RequestType {
   return (isCustom(route) && route.requestType) || 'application/json';
@@ -19,8 +23,9 @@ export function bodyReaders(route: Route): RequestHandler[] {
   if (route.method === 'GET') return [];
   const type = requestTypeOf(route);
   const limit = (isCustom(route) && route.bodyLimit) || BODY_LIMIT;
+  const verify = isCustom(route) && route.rawBody ? keepRawBody : undefined;
   const readers: Record<RequestType, RequestHandler[]> = {
-    'application/json': [express.json({ limit })],
+    'application/json': [express.json({ limit, verify })],
     'application/x-www-form-urlencoded': [express.urlencoded({ extended: false, limit })],
     'multipart/form-data': [],
   };

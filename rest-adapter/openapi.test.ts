@@ -130,7 +130,7 @@ const NOT_UUIDS: [RegExp, string][] = [
   [/(tactic|by_tactic\[\])\.id$/, 'tactics are keyed by their ATT&CK id (TA0005)'],
   [/^\S+ \/detection-rules\S* (res|body)\S*\.technique_ids$/, "ATT&CK ids of a Sigma rule's tags"],
   [/\bentity_id$/, 'audit and notification subjects: any kind of entity, some keyed by name'],
-  [/\b(tracker_account_id|name_id|idp_entity_id|sp_entity_id)$/, 'accounts at an issue tracker and SAML identities'],
+  [/\b(tracker_account_id|assignee_account_id|name_id|idp_entity_id|sp_entity_id)$/, 'accounts at an issue tracker and SAML identities'],
   [/\b(job_id|jobs\[\]\.id)$/, 'queue job ids and scheduled job names'],
   [/\bdate_to$/, 'a date, not a reference'],
   [/ (body\S*|param)[. ]technique_ids?$/, 'a technique reference takes its uuid or its ATT&CK id (docs/decisions.md)'],

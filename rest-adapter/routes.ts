@@ -30,6 +30,7 @@ import { attackPathsRoutes } from '../src/modules/attack-paths/routes.ts';
 import { knowledgeRoutes } from '../src/modules/knowledge/routes.ts';
 import { worklogRoutes } from '../src/modules/worklogs/routes.ts';
 import { osintRoutes } from '../src/modules/osint/routes.ts';
+import { trackerRoutes } from '../src/modules/tracker/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -66,4 +67,5 @@ export const routes: readonly Route[] = [
   ...knowledgeRoutes,
   ...worklogRoutes,
   ...osintRoutes,
+  ...trackerRoutes,
 ];

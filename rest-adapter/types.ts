@@ -57,6 +57,8 @@ export interface CustomRouteTools {
 export interface CustomRoute extends RouteBase {
   /** Request body media type, for the OpenAPI document. */
   requestType?: 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'application/json';
+  /** Keep the body's bytes as read (`req.rawBody`), for handlers that verify a signature over them. */
+  rawBody?: true;
   /** The largest body read (`256kb`), when not the default 1 MB. */
   bodyLimit?: string;
   /** Documented query/body fields, for the OpenAPI document. */

@@ -308,6 +308,17 @@ const webhooks = {
     .describe('failed attempts in a row that disable a webhook (admins are told)'),
 };
 
+const tracker = {
+  TRACKER_ALLOWED_HOSTS: allowList.describe(
+    'internal issue trackers (Jira Data Center, GitHub Enterprise) that may be reached although not public ([tracker](tracker.md))',
+  ),
+  TRACKER_TIMEOUT: duration.prefault('15s').describe('longest request to an issue tracker'),
+  TRACKER_SYNC_INTERVAL: duration.prefault('5m').describe('how often linked tracker issues are read back'),
+  TRACKER_MAX_RETRY_WAIT: duration
+    .prefault('10s')
+    .describe('longest `Retry-After` a tracker request waits for in place; longer ones are retried by the next sync'),
+};
+
 const detection = {
   DETECTION_VALIDATION_TTL: duration.prefault('90d').describe('how long a detection validation stays fresh'),
 };
@@ -385,6 +396,12 @@ export const CONFIG_GROUPS = [
       'Deliveries, their retries, and the internal receivers they may reach (the same list format as `SOURCE_ALLOWED_HOSTS`) ([webhooks](webhooks.md)).',
     variables: webhooks,
   },
+  {
+    title: 'Issue tracker',
+    about:
+      'Requests to Jira and GitHub, and the internal trackers they may reach (the same list format as `SOURCE_ALLOWED_HOSTS`) ([tracker](tracker.md)).',
+    variables: tracker,
+  },
   { title: 'Detection operations', about: '[Detection lifecycle](detection-lifecycle.md).', variables: detection },
   {
     title: 'E-mail',
@@ -409,6 +426,7 @@ const envSchema = z.object({
   ...sources,
   ...graphqlLimits,
   ...webhooks,
+  ...tracker,
   ...detection,
   ...email,
   ...sso,

@@ -48,12 +48,14 @@ export const ERROR_CODES = {
   TOO_MANY_STEPS: { status: 400, applies: 'domain', description: 'An attack path has more steps than allowed' },
   NO_EXECUTED_TESTS: { status: 400, applies: 'domain', description: 'The campaign has no executed test yet' },
   DESTINATION_NOT_ALLOWED: { status: 400, applies: 'domain', description: 'The outgoing address is refused by the outgoing-request guard' },
+  NO_REMEDIATION: { status: 400, applies: 'domain', description: 'The test has no remediation to track (its result is not a gap)' },
   QUERY_TOO_COMPLEX: { status: 400, applies: 'graphql', description: 'The GraphQL operation costs more than allowed' },
   QUERY_TOO_DEEP: { status: 400, applies: 'graphql', description: 'The GraphQL operation is nested too deeply' },
   TOO_MANY_ALIASES: { status: 400, applies: 'graphql', description: 'The GraphQL operation has too many aliases' },
   QUERY_TOO_LARGE: { status: 400, applies: 'graphql', description: 'The GraphQL document is too large (413 for an oversized body)' },
   NOT_AUTHENTICATED: { status: 401, applies: 'signed-in', description: 'No valid session token, cookie or API key' },
   INVALID_CREDENTIALS: { status: 401, applies: 'row', description: 'Incorrect username or password' },
+  TRACKER_SIGNATURE_INVALID: { status: 401, applies: 'row', description: "The tracker webhook's signature is missing or wrong" },
   SSO_FAILED: { status: 401, applies: 'row', description: 'The identity provider did not sign the user in' },
   FORBIDDEN: { status: 403, applies: 'signed-in', description: "The caller's role or record access does not allow this" },
   PASSWORD_CHANGE_REQUIRED: { status: 403, applies: 'signed-in', description: 'The password must be changed before anything else' },
@@ -71,6 +73,7 @@ export const ERROR_CODES = {
   SSO_ACCOUNT_EXISTS: { status: 409, applies: 'domain', description: 'A local account already holds this identity' },
   SSO_LINK_REFUSED: { status: 409, applies: 'domain', description: 'The identity cannot be linked to this account' },
   TEST_IN_OTHER_CAMPAIGN: { status: 409, applies: 'domain', description: 'The test already belongs to another campaign' },
+  TRACKER_NOT_CONFIGURED: { status: 409, applies: 'domain', description: 'No active issue-tracker connection to file the issue with' },
   PAYLOAD_TOO_LARGE: { status: 413, applies: 'write', description: 'The body or file is larger than allowed' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, applies: 'write', description: 'The body is not of the media type the operation reads' },
   ANSWER_TOO_LARGE: { status: 422, applies: 'graphql-row', description: 'The answer would be larger than allowed: ask for smaller pages' },
@@ -245,5 +248,28 @@ export class InvalidTransitionError extends DomainError {
 
   override restBody(): Record<string, unknown> {
     return { detail: { message: this.message, code: this.code, ...this.extra }, code: this.code };
+  }
+}
+
+/** A test, alert or other subject that has nothing for an issue tracker to track. */
+export class NoRemediationError extends DomainError {
+  override readonly status = 400;
+  override readonly code = 'NO_REMEDIATION';
+}
+
+export class TrackerNotConfiguredError extends DomainError {
+  override readonly status = 409;
+  override readonly code = 'TRACKER_NOT_CONFIGURED';
+  constructor() {
+    super('No active issue-tracker connection: an admin adds one under /tracker/connections');
+  }
+}
+
+/** An inbound tracker webhook without a valid signature of the connection's secret. */
+export class TrackerSignatureError extends DomainError {
+  override readonly status = 401;
+  override readonly code = 'TRACKER_SIGNATURE_INVALID';
+  constructor() {
+    super('The webhook signature is missing or does not match the connection secret');
   }
 }

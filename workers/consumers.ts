@@ -5,6 +5,7 @@ import { emailNotices } from '../src/modules/email/consumers.ts';
 import { inAppNotices } from '../src/modules/notifications/consumers.ts';
 import { revalidationAfterChange } from '../src/modules/ownership/consumers.ts';
 import { webhookDeliveries } from '../src/modules/webhooks/consumers.ts';
+import { trackerRetestOutcomes } from '../src/modules/tracker/consumers.ts';
 
 /** Every consumer of domain events: each runs after commit, once per event, as a queued job. */
 export const eventConsumers: EventConsumer[] = [
@@ -14,4 +15,5 @@ export const eventConsumers: EventConsumer[] = [
   testValidationRecords,
   alertEvaluation,
   revalidationAfterChange,
+  trackerRetestOutcomes,
 ];

@@ -10,6 +10,7 @@ import { alertsJobs } from '../src/modules/alerts/jobs.ts';
 import { ownershipJobs } from '../src/modules/ownership/jobs.ts';
 import { emailJobs } from '../src/modules/email/delivery.ts';
 import { osintJobs } from '../src/modules/osint/jobs.ts';
+import { trackerJobs } from '../src/modules/tracker/jobs.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -46,5 +47,6 @@ export const jobDefinitions: JobDefinition[] = [
   ...ownershipJobs,
   ...emailJobs,
   ...osintJobs,
+  ...trackerJobs,
   consumerJob(eventConsumers) as unknown as JobDefinition,
 ];

@@ -43,6 +43,8 @@ export interface DomainEventPayloads {
   'alert.changed': { alertId: string; status: string };
   'attack_path.changed': { attackPathId: string; change: string };
   'attack_path_execution.changed': { executionId: string; attackPathId: string | null; change: string };
+  /** A tracker issue was closed as fixed: a retest of the test was created (the red leads are told). */
+  'tracker.issue_fixed': { linkId: string; testId: string | null; retestId: string | null; issueKey: string };
   'attack_path_execution.state_changed': { executionId: string; attackPathId: string | null; from: string; to: string };
 }
 

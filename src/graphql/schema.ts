@@ -36,5 +36,6 @@ import '../modules/knowledge/resolvers.ts';
 import '../modules/worklogs/resolvers.ts';
 import '../modules/search/resolvers.ts';
 import '../modules/osint/resolvers.ts';
+import '../modules/tracker/resolvers.ts';
 
 export const schema = guardExecution(builder.toSchema({ sortSchema: true }));

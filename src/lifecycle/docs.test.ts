@@ -6,6 +6,7 @@ import { campaignLifecycle } from '../modules/campaigns/state-machine.ts';
 import { type VALIDATION_STATES, validationLifecycle } from '../modules/detection-lifecycle/validation-states.ts';
 import { type OSINT_REVIEW_STATES, osintReviewLifecycle } from '../modules/osint/lifecycle.ts';
 import { testLifecycle } from '../modules/test-runs/state-machine.ts';
+import { type TRACKER_LINK_STATES, trackerLinkLifecycle } from '../modules/tracker/lifecycle.ts';
 import { listOf, whoColumn, type TransitionRow } from './kit.ts';
 
 type AnyLifecycle = {
@@ -45,6 +46,14 @@ const PAGES: { page: string; lifecycle: AnyLifecycle; stateColumns: Record<strin
       'Record outcomes': (rule: (typeof executionLifecycle.states)['pending']) => yesNo(rule.recordsOutcomes),
       'Create tests': (rule: (typeof executionLifecycle.states)['pending']) => yesNo(rule.createsTests),
       Summary: (rule: (typeof executionLifecycle.states)['pending']) => yesNo(rule.reportsSummary),
+    },
+  },
+  {
+    page: 'docs/tracker.md',
+    lifecycle: trackerLinkLifecycle,
+    stateColumns: {
+      'Open in the tracker': (rule: (typeof TRACKER_LINK_STATES)['open']) => yesNo(rule.open),
+      Remediation: (rule: (typeof TRACKER_LINK_STATES)['open']) => rule.remediation ?? '—',
     },
   },
   {

@@ -124,6 +124,14 @@ const SCENARIOS: Record<NoticeKey, () => Promise<Scenario>> = {
         figures: { coverage: 40 },
       }),
   }),
+  tracker_issue_fixed: async () => {
+    const { id: techniqueId } = await technique(app);
+    const retest = await createTest(app, t.red_lead, techniqueId);
+    return {
+      expected: await activeUserIds(app, ['red_lead']),
+      fire: () => emit('tracker.issue_fixed', { linkId: randomUUID(), testId: null, retestId: retest.id, issueKey: 'SEC-1' }),
+    };
+  },
   webhook_disabled: async () => {
     const webhook = await app.services.prisma.webhook.create({ data: { url: 'https://receiver.example/hook', events: ['alert.fired'] } });
     return {

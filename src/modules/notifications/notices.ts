@@ -224,6 +224,21 @@ export const NOTICES = [
     email: alertFiredMail,
   }),
   notice({
+    key: 'tracker_issue_fixed',
+    event: 'tracker.issue_fixed',
+    when: ({ retestId }) => retestId !== null,
+    condition: 'retest_id is set',
+    to: [everyoneWith('every red_lead', ['red_lead'])],
+    description: 'A tracker issue was closed as fixed and a retest awaits',
+    title: 'Fix to retest',
+    inApp: async ({ payload }, { db }) => {
+      const content =
+        payload.retestId &&
+        (await testNotice(db, payload.retestId, `awaits a retest: tracker issue ${payload.issueKey} was closed as fixed`));
+      return content ? { ...content, title: 'Fix to retest' } : null;
+    },
+  }),
+  notice({
     key: 'webhook_disabled',
     event: 'webhook.disabled',
     to: [admins],

@@ -29,7 +29,8 @@ export const DETECTION_EVALUATION_FIELDS = `id testId ruleId ruleTitle ruleSourc
 /** The single read adds the attached evidence and the detection rules evaluated on the test. */
 const TEST_DETAIL_FIELDS = `${TEST_FIELDS}
   evidences { ${EVIDENCE_FIELDS} }
-  detectionEvaluations { ${DETECTION_EVALUATION_FIELDS} }`;
+  detectionEvaluations { ${DETECTION_EVALUATION_FIELDS} }
+  trackerIssue { id status issueKey issueUrl trackerStatus lastError }`;
 
 const EVENT_FIELDS = `id kind fromState toState actorId actorName at details`;
 

@@ -10,6 +10,7 @@ import { Evidence } from './Evidence.tsx';
 import { useActed } from '../../components/problems.ts';
 import { RedForm } from './RedForm.tsx';
 import { Remediation } from './Remediation.tsx';
+import { TrackerIssue } from './TrackerIssue.tsx';
 import { Retests } from './Retests.tsx';
 import { Timer } from './Timer.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -34,6 +35,7 @@ const TestDetailDocument = graphql(`
       decidedAt
       ...TimerPart
       ...RemediationPart
+      ...TrackerIssuePart
       ...RedPart
       ...BluePart
       ...ValidationPart
@@ -106,6 +108,7 @@ export default function TestPage() {
       <Timer key={test.version} test={test} onChanged={refresh} />
       <Validation test={test} onDone={acted} />
       <Remediation key={`remediation-${test.state}`} test={test} onSaved={refresh} />
+      <TrackerIssue test={test} onSaved={refresh} />
       <Retests testId={test.id} decided={Boolean(test.decidedAt)} chain={data.retestChain} />
       <Evidence test={test} onChanged={refresh} />
       <Timeline entries={data.testTimeline} />
