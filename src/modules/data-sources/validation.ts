@@ -38,7 +38,19 @@ export function locationProblem(location: string): string | null {
   return 'must be an http(s) URL, a file: URL or an absolute path';
 }
 
-const schedule = z
+/** A source's location as it is given: see `locationProblem`. */
+export const sourceLocation = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(2048, 'must be at most 2048 characters')
+  .superRefine((value, ctx) => {
+    const problem = locationProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A source's schedule as it is given: empty or null for none, else see `scheduleProblem`. */
+export const sourceSchedule = z
   .string()
   .trim()
   .transform((value) => value || null)
@@ -50,16 +62,8 @@ const schedule = z
 
 export const updateDataSourceSchema = z
   .object({
-    location: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(2048, 'must be at most 2048 characters')
-      .superRefine((value, ctx) => {
-        const problem = locationProblem(value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    schedule,
+    location: sourceLocation,
+    schedule: sourceSchedule,
     enabled: z.boolean(),
   })
   .partial();

@@ -7,7 +7,7 @@ import type { OsintFeed } from '../../generated/prisma/client.ts';
 import type { Repeat } from '../../jobs/types.ts';
 import type { Services } from '../../services.ts';
 import { isUuid, page, parseInput, trimmed } from '../../validation.ts';
-import { locationProblem, scheduleProblem } from '../data-sources/validation.ts';
+import { scheduleProblem, sourceLocation, sourceSchedule } from '../data-sources/validation.ts';
 import { osintReviewLifecycle, type OsintReviewAction } from './lifecycle.ts';
 
 type ItemQuery = { select?: Prisma.OsintItemSelect; include?: Prisma.OsintItemInclude };
@@ -19,30 +19,12 @@ export const OSINT_RUN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 export const SYNC_FEED_JOB = 'sync-osint-feed';
 export const feedScheduleId = (feedId: string) => `osint-feed:${feedId}`;
 
-const withProblem = (problem: (value: string) => string | null) => (value: string, ctx: z.RefinementCtx) => {
-  const found = problem(value);
-  if (found) ctx.addIssue({ code: 'custom', message: found });
-};
-const location = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(2048, 'must be at most 2048 characters')
-  .superRefine(withProblem(locationProblem));
-const schedule = z
-  .string()
-  .trim()
-  .transform((value) => value || null)
-  .nullable()
-  .superRefine((value, ctx) => {
-    if (value !== null) withProblem(scheduleProblem)(value, ctx);
-  });
 const feedFields = {
   name: trimmed(200),
   kind: z.enum(OsintFeedKind),
-  location,
+  location: sourceLocation,
   collection: z.string().trim().max(200).nullish(),
-  schedule: schedule.optional(),
+  schedule: sourceSchedule.optional(),
   enabled: z.boolean(),
 };
 const createFeedSchema = z.object({ ...feedFields, enabled: feedFields.enabled.default(true) });
