@@ -61,6 +61,7 @@ describe('event consumers', () => {
     expect(eventConsumers.filter((consumer) => consumer.events.includes('test.state_changed')).map((consumer) => consumer.name)).toEqual([
       'in-app-notices',
       'webhook-deliveries',
+      'tracker-retest-outcomes',
     ]);
   });
 });

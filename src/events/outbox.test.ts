@@ -75,7 +75,7 @@ describe('the transactional outbox', () => {
     expect(notices.map((notice) => notice.userId)).toEqual([t.red_lead.id]);
     expect(
       await app.services.prisma.processedEvent.findMany({ where: { eventId: stranded.id }, orderBy: { consumer: 'asc' } }),
-    ).toMatchObject([{ consumer: 'in-app-notices' }, { consumer: 'webhook-deliveries' }]);
+    ).toMatchObject([{ consumer: 'in-app-notices' }, { consumer: 'tracker-retest-outcomes' }, { consumer: 'webhook-deliveries' }]);
     expect(await app.services.prisma.outboxEvent.findUniqueOrThrow({ where: { id: stranded.id } })).toMatchObject({
       status: 'dispatched',
       attempts: 1,
