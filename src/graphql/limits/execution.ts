@@ -158,9 +158,17 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
         budget
           .inRootSlot(() => resolve(parent, args, context, info))
           .then((resolved) => {
-            // A write that has run is never reported as timed out: the deadline counts its answer's selection from here.
-            if (writes) budget.restart(performance.now());
-            return account(budget, info, resolved);
+            if (!writes) return account(budget, info, resolved);
+            // A write that has run is never reported as timed out: the deadline counts its answer's selection from
+            // here, and again after the answer yields the event loop to other requests (their time is not its own).
+            budget.restart(performance.now());
+            const answered = account(budget, info, resolved);
+            return isPromiseLike(answered)
+              ? Promise.resolve(answered).then((value) => {
+                  budget.restart(performance.now());
+                  return value;
+                })
+              : answered;
           }),
       );
     }
