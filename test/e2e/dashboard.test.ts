@@ -152,7 +152,9 @@ describe('the reports', () => {
     const pdf = await downloaded;
     expect(pdf.suggestedFilename()).toMatch(/^executive-summary-\d{4}-\d{2}-\d{2}\.pdf$/);
     expect((await savedText(pdf)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    await expect.poll(() => page.getByRole('main').getByRole('status').textContent()).toMatch(/^Downloaded executive-summary-.*\.pdf \(\d+ KB\)\.$/);
+    await expect
+      .poll(() => page.getByRole('main').getByRole('status').textContent())
+      .toMatch(/^Downloaded executive-summary-.*\.pdf \(\d+ KB\)\.$/);
     await page.unroute('**/api/v1/reports/generate/executive-summary');
 
     await page.getByRole('radio', { name: /Technique/ }).check();
