@@ -1,6 +1,6 @@
 # One image for the API (`node dist/src/main.js`) and the worker (`node dist/workers/main.js`).
 
-# Build: every dependency; `npm ci` runs `prepare` (npm run build: Prisma client, Pothos types, tsc into dist/),
+# Build: every dependency; `npm ci` runs `prepare` (npm run build: Prisma client, Pothos types, the bundles in dist/),
 # then the development dependencies (TypeScript, Vitest …) are pruned away.
 FROM node:20-slim AS build
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false

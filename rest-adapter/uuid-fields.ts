@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { getNamedType, type GraphQLField, type GraphQLNamedType } from 'graphql';
-import { fileURLToPath } from 'node:url';
-
-// prisma/schema.prisma beside rest-adapter/, in the sources as in dist/.
-const schemaPath = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
+import { PRISMA_SCHEMA } from '../src/paths.ts';
 
 /** What the OpenAPI document needs of prisma/schema.prisma: which columns hold uuids and where relations lead. */
 export interface PrismaShape {
@@ -16,7 +13,7 @@ export interface PrismaShape {
   models: Set<string>;
 }
 
-export function prismaShape(source = readFileSync(schemaPath, 'utf8')): PrismaShape {
+export function prismaShape(source = readFileSync(PRISMA_SCHEMA, 'utf8')): PrismaShape {
   const bodies = [...source.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)].map(([, model, body]) => [model, body] as const);
   const shape: PrismaShape = { uuids: new Set(), others: new Set(), relations: new Map(), models: new Set(bodies.map(([model]) => model)) };
   for (const [model, body] of bodies) {

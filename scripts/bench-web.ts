@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
-import { WEB_DIST } from '../src/web-app.ts';
+import { WEB_DIST } from '../src/paths.ts';
 import { launchBrowser, openContext, signIn } from '../test/e2e/chromium.ts';
 import { startServiceProcess, waitFor } from '../test/helpers/service-process.ts';
 

@@ -28,6 +28,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     {
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      sharedBuffers: config.EMBEDDED_SHARED_BUFFERS,
       poolSize: config.DATABASE_POOL_SIZE,
       poolTimeoutMs: config.DATABASE_POOL_TIMEOUT,
       transactionTimeoutMs: config.DATABASE_TRANSACTION_TIMEOUT,

@@ -182,6 +182,14 @@ const stores = {
     .prefault('5s')
     .describe('how long a request waits for a free connection; then it answers 503 `SERVICE_BUSY` with `Retry-After`'),
   DATABASE_TRANSACTION_TIMEOUT: duration.prefault('5s').describe('longest interactive transaction of a request'),
+  EMBEDDED_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, 'must be a PostgreSQL size such as 32MB')
+    .default('32MB')
+    .describe(
+      "the embedded database's page cache (PostgreSQL's `shared_buffers`, which PGlite keeps in its memory): PostgreSQL's " +
+        "default of 128MB costs about 140 MiB more resident memory; the files are in the operating system's cache as well",
+    ),
   REDIS_URL: optionalUrl.describe(
     'Redis for the event bus, BullMQ jobs, the result cache and login throttling; unset: all in-process (revocations are always in PostgreSQL)',
   ),

@@ -1,45 +1,4 @@
-import { once } from 'node:events';
-import { createApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { createLogger } from './logger.ts';
-import { bootstrapAdmin } from './modules/users/bootstrap.ts';
-import { createServices } from './composition.ts';
-import { onShutdown } from './shutdown.ts';
-import { wiring } from '../workers/wiring.ts';
-import { boundHeapGrowth } from './memory.ts';
+import { startApi } from './server.ts';
 
-boundHeapGrowth();
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
-const log = createLogger(config.LOG_LEVEL);
-const services = await createServices(config, log, 'api', wiring).catch((error: unknown) => {
-  // e.g. DATA_DIR held by another live process (src/db/data-dir-lock.ts): one clear line, no stack.
-  log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
-  process.exit(1);
-});
-const admin = await bootstrapAdmin(services);
-if (admin?.generatedPassword) {
-  process.stdout.write(
-    `\n  First start: administrator account created.\n    username: ${admin.username}\n    password: ${admin.generatedPassword}\n` +
-      '  This password is shown once; you must change it at first sign-in.\n\n',
-  );
-}
-const app = await createApp(services);
-app.server.listen(config.PORT, config.HOST);
-await once(app.server, 'listening');
-// Before the jobs start and the address is announced: until a listener exists, SIGTERM ends the process unclosed.
-onShutdown(log, async () => {
-  await app.close();
-  await services.close();
-});
-if (config.RUN_WORKERS !== 'off') await services.jobs.start();
-services.outbox.start();
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.PORT;
-log.info({ port, database: services.db.engine, jobs: services.jobs.kind }, `Violet listening on http://localhost:${port}`);
+/** `npm run dev` (tsx): the API from its sources. The build bundles src/server.ts and runs it the same way. */
+await startApi();

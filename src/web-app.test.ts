@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import express from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/helpers/app.ts';
-import { WEB_DIST, webApp } from './web-app.ts';
+import { WEB_DIST } from './paths.ts';
+import { webApp } from './web-app.ts';
 
 const app = useTestApp();
 
@@ -29,7 +30,7 @@ function policyOf(response: Response): Map<string, string> {
 
 describe('the web app at /', () => {
   beforeAll(() => {
-    if (!existsSync(`${WEB_DIST}index.html`)) throw new Error('web/dist is missing: run npm run build:web first');
+    if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run npm run build:web first');
   });
 
   it('serves index.html under a CSP that allows only its own scripts, styles and connections, with no inline script', async () => {
@@ -78,7 +79,7 @@ describe('the web app at /', () => {
 describe('without a build', () => {
   it('says how to build the app, with a 503 under the same policy', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'violet-no-web-'));
-    const server = createServer(express().use(webApp(`${dist}/`)));
+    const server = createServer(express().use(webApp(dist)));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {

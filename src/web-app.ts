@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import express from 'express';
 import { appPolicy } from './http/headers.ts';
-
-/** Where `npm run build:web` writes the web app, seen from src/ or from its build in dist/src/. */
-export const WEB_DIST = fileURLToPath(new URL(import.meta.url.endsWith('.js') ? '../../web/dist/' : '../web/dist/', import.meta.url));
+import { WEB_DIST } from './paths.ts';
 
 /** Paths the API owns: the app's fallback never answers them. */
 const API_PATHS = /^\/(api|graphql|graphiql|static)(\/|$)/;
@@ -27,13 +25,13 @@ export function webApp(dist = WEB_DIST) {
   const router = express.Router();
   const policy = appPolicy();
   const serveFile = express.static(dist, { index: false, maxAge: '1h' });
-  if (!existsSync(`${dist}index.html`)) {
+  if (!existsSync(join(dist, 'index.html'))) {
     router.get(/.*/, (req, res, next) =>
       API_PATHS.test(req.path) || !wantsPage(req) ? next() : void policy(req, res, () => res.status(503).type('html').send(NOT_BUILT_PAGE)),
     );
     return router;
   }
-  router.use('/assets', policy, express.static(`${dist}assets`, { immutable: true, maxAge: '1y', fallthrough: false, index: false }));
+  router.use('/assets', policy, express.static(join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false, index: false }));
   router.get(
     /.*/,
     (req, _res, next) => (API_PATHS.test(req.path) ? next('router') : next()),
@@ -42,7 +40,7 @@ export function webApp(dist = WEB_DIST) {
     (req, res, next) => {
       if (!wantsPage(req)) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(`${dist}index.html`);
+      res.sendFile(join(dist, 'index.html'));
     },
   );
   return router;

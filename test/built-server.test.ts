@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.ts';
 import { STARTUP_BUDGET_MS, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
@@ -69,6 +70,11 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
       STARTUP_BUDGET_MS + 30_000,
     );
   }
+
+  it('starts from its bundles with the code cache the build stored: this node accepts it', async () => {
+    const boot = (await import(pathToFileURL(join(process.cwd(), 'dist/server/boot.js')).href)) as typeof import('../src/boot.ts');
+    expect({ api: boot.codeCacheAccepted('api'), worker: boot.codeCacheAccepted('worker') }).toEqual({ api: true, worker: true });
+  });
 
   it('dist/ is the build of these sources: the start check neither rebuilds nor prints anything', () => {
     const check = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { encoding: 'utf8' });

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
+import { launchEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
 
 export { PrismaClient };
@@ -19,6 +19,8 @@ export interface Database {
 export interface DatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
+  /** The embedded database's `shared_buffers` (a PostgreSQL size); PGlite's own default otherwise. */
+  sharedBuffers?: string;
   poolSize?: number;
   /** Milliseconds a query or transaction waits for a pooled connection before failing (answered 503). */
   poolTimeoutMs?: number;
@@ -40,17 +42,13 @@ const SESSION_OPTIONS = '-c jit=off';
  * migrations and returns a Prisma client on the `pg` driver adapter (the same code path for both engines).
  */
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
-  let embedded: EmbeddedPostgres | undefined;
-  let url = options.databaseUrl;
-  if (!url) {
-    embedded = await startEmbeddedPostgres(options.dataDir);
-    url = embedded.url;
-    log.info({ dataDir: options.dataDir }, 'embedded PostgreSQL (PGlite) started');
-  }
-  if (options.migrate !== false) {
-    const { applied } = await applyMigrations(url);
-    if (applied.length) log.info({ applied }, 'database migrations applied');
-  }
+  const embedded = options.databaseUrl
+    ? undefined
+    : launchEmbeddedPostgres(options.dataDir, options.sharedBuffers, (error) => {
+        log.fatal({ err: error }, 'the embedded database stopped: exiting');
+        process.exit(1);
+      });
+  const url = options.databaseUrl ?? embedded!.url;
   const poolTimeoutMs = options.poolTimeoutMs ?? 5_000;
   // A bounded wait for a connection: under overload a request fails fast (503) instead of queueing forever.
   const pool = { connectionString: url, connectionTimeoutMillis: poolTimeoutMs };
@@ -59,7 +57,18 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     adapter,
     transactionOptions: { maxWait: poolTimeoutMs, timeout: options.transactionTimeoutMs ?? 5_000 },
   });
-  await prisma.$connect();
+  // Loads Prisma's query compiler, which needs no connection: it happens while the database opens and migrates.
+  const connected = prisma.$connect();
+  connected.catch(() => undefined); // awaited below, unless opening fails first
+  if (embedded) {
+    await embedded.ready;
+    log.info({ dataDir: options.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  if (options.migrate !== false) {
+    const { applied } = await applyMigrations(url);
+    if (applied.length) log.info({ applied }, 'database migrations applied');
+  }
+  await connected;
   return {
     prisma,
     engine: embedded ? 'pglite' : 'postgresql',

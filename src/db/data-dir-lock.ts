@@ -1,4 +1,4 @@
-import { open, readFile, rm, unlink } from 'node:fs/promises';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomainError } from '../errors.ts';
 
@@ -30,9 +30,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readLock(path: string): Promise<LockContent | null> {
+function readLock(path: string): LockContent | null {
   try {
-    const content = JSON.parse(await readFile(path, 'utf8')) as LockContent;
+    const content = JSON.parse(readFileSync(path, 'utf8')) as LockContent;
     return Number.isInteger(content.pid) ? content : null;
   } catch {
     return null; // gone, or written half by a process killed while writing it: stale either way
@@ -41,8 +41,8 @@ async function readLock(path: string): Promise<LockContent | null> {
 
 export interface DataDirLock {
   /** Records the socket directory, so that whoever takes a stale lock over can remove it. */
-  record(socketDir: string): Promise<void>;
-  release(): Promise<void>;
+  record(socketDir: string): void;
+  release(): void;
 }
 
 /**
@@ -50,33 +50,37 @@ export interface DataDirLock {
  * (DATA_DIR_IN_USE); one left by a process that died (its pid no longer runs, or is ours: a restarted
  * container reuses pid 1) is taken over, and the socket directory it recorded is removed.
  */
-export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+export function lockDataDir(dataDir: string): DataDirLock {
   const path = join(dataDir, LOCK_FILE);
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(path, 'wx', 0o600);
-      await handle.writeFile(JSON.stringify({ pid: process.pid } satisfies LockContent));
-      await handle.close();
+      writeFileSync(path, JSON.stringify({ pid: process.pid } satisfies LockContent), { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
-      const held = await readLock(path);
+      const held = readLock(path);
       if (held && held.pid !== process.pid && alive(held.pid)) throw new DataDirInUseError(dataDir, held.pid);
-      if (held?.socketDir) await rm(held.socketDir, { recursive: true, force: true });
-      await unlink(path).catch(() => undefined);
+      if (held?.socketDir) rmSync(held.socketDir, { recursive: true, force: true });
+      try {
+        unlinkSync(path);
+      } catch {
+        // taken over meanwhile, or already gone: the next attempt decides
+      }
     }
   }
   let content: LockContent = { pid: process.pid };
   return {
-    async record(socketDir) {
+    record(socketDir) {
       content = { ...content, socketDir };
-      const handle = await open(path, 'w', 0o600);
-      await handle.writeFile(JSON.stringify(content));
-      await handle.close();
+      writeFileSync(path, JSON.stringify(content), { mode: 0o600 });
     },
-    async release() {
-      const held = await readLock(path);
-      if (held?.pid === process.pid) await unlink(path).catch(() => undefined);
+    release() {
+      if (readLock(path)?.pid !== process.pid) return;
+      try {
+        unlinkSync(path);
+      } catch {
+        // already gone
+      }
     },
   };
 }

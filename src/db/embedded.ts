@@ -1,47 +1,106 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../threads.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 
 export interface EmbeddedPostgres {
-  /** A postgresql:// URL that reaches the embedded database over the wire protocol. */
+  /** A postgresql:// URL that reaches the embedded database over the wire protocol (once `ready`). */
   url: string;
+  /** Resolves once the database accepts connections; rejects (and cleans up) when it cannot open. */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
+/** What the database thread (embedded-worker.ts) is started with. */
+export interface EmbeddedWorkerData {
+  directory: string;
+  socketPath: string;
+  maxConnections: number;
+  sharedBuffers?: string;
+}
+export type ToEmbedded = { kind: 'stop' };
+export type FromEmbedded = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };
+
 /**
- * Starts PGlite on `<dataDir>/pgdata` and serves it on a private Unix socket, so the service talks to it through
- * the same `pg` driver adapter, migrations and raw SQL as it does to a PostgreSQL server.
- * PGlite runs one session: callers must use a pool of one connection.
+ * Starts PGlite on `<dataDir>/pgdata` in a thread of its own and serves it on a private Unix socket, so the service
+ * talks to it through the same `pg` driver adapter, migrations and raw SQL as it does to a PostgreSQL server.
+ * PGlite runs one session: callers must use a pool of one connection. `onCrash` hears of a thread that ends
+ * without being asked to: the database is gone.
+ *
+ * Synchronous up to the thread's start, so that the database opens on its own core while the caller goes on with
+ * its own start (the API builds its schema and loads Prisma's query compiler meanwhile) instead of after it.
  */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+export function launchEmbeddedPostgres(dataDir: string, sharedBuffers?: string, onCrash?: (error: Error) => void): EmbeddedPostgres {
   const directory = resolve(dataDir, 'pgdata');
-  await mkdir(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true });
   // PGlite is single-process: a second process on the same files would corrupt them.
-  const lock = await lockDataDir(resolve(dataDir));
-  let db: PGlite;
-  try {
-    db = await PGlite.create({ dataDir: directory });
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
+  const lock = lockDataDir(resolve(dataDir));
   // A private Unix socket (mode 0700 directory): PGlite has no authentication of its own. It lives in the
   // temporary directory because socket paths are short; the lock records it, so a crash leaves nothing behind
   // for long: the next start removes it.
-  const socketDir = await mkdtemp(join(tmpdir(), 'violet-pg-'));
-  await lock.record(socketDir);
-  const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: 4 });
-  await server.start();
+  const socketDir = mkdtempSync(join(tmpdir(), 'violet-pg-'));
+  const release = () => {
+    rmSync(socketDir, { recursive: true, force: true });
+    lock.release();
+  };
+  lock.record(socketDir);
+  const workerData: EmbeddedWorkerData = { directory, socketPath: join(socketDir, '.s.PGSQL.5432'), maxConnections: 4, sharedBuffers };
+  const worker = startThread('pglite-worker', { workerData });
+  let stopping = false;
+  const ready = nextMessage(worker, 'ready').then(
+    () => {
+      worker.on('exit', (code) => {
+        if (!stopping) onCrash?.(new Error(`the embedded database stopped (thread exit code ${code})`));
+      });
+    },
+    async (error: unknown) => {
+      await worker.terminate();
+      release();
+      throw error;
+    },
+  );
   return {
     url: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
+    ready,
     async stop() {
-      await server.stop();
-      await db.close();
-      await rm(socketDir, { recursive: true, force: true });
-      await lock.release();
+      stopping = true;
+      const stopped = nextMessage(worker, 'stopped');
+      worker.postMessage({ kind: 'stop' } satisfies ToEmbedded);
+      await stopped.finally(() => worker.terminate());
+      release();
     },
   };
+}
+
+/** `launchEmbeddedPostgres`, resolved once the database is ready. */
+export async function startEmbeddedPostgres(dataDir: string, sharedBuffers?: string): Promise<EmbeddedPostgres> {
+  const embedded = launchEmbeddedPostgres(dataDir, sharedBuffers);
+  await embedded.ready;
+  return embedded;
+}
+
+/** Resolves on the thread's message `kind`; rejects when it reports a failure, fails or ends first. */
+function nextMessage(worker: Worker, kind: 'ready' | 'stopped'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+    };
+    const onMessage = (message: FromEmbedded) => {
+      if (message.kind !== kind && message.kind !== 'failed') return;
+      cleanup();
+      if (message.kind === 'failed') reject(new Error(`the embedded database did not start: ${message.message}`));
+      else resolve();
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`the embedded database's thread ended (exit code ${code})`));
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+  });
 }

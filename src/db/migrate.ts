@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { MigrationDirectory, MigrationList, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { createSchemaEngine, EMPTY_PUBLIC_SCHEMA, type EngineConnection, type SchemaEngine, type SchemaFile } from './schema-engine.ts';
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const schemaPath = join(projectRoot, 'prisma', 'schema.prisma');
-export const migrationsDirectory = join(projectRoot, 'prisma', 'migrations');
+import { MIGRATIONS_DIR, PRISMA_SCHEMA } from '../paths.ts';
+
+export const schemaPath = PRISMA_SCHEMA;
+export const migrationsDirectory = MIGRATIONS_DIR;
 
 export const LOCKFILE_NAME = 'migration_lock.toml';
 /** Byte for byte what `prisma migrate dev` writes. */

@@ -41,7 +41,8 @@ export function loadSchemaEngine(): Promise<EngineBindings> {
 
 async function instantiateEngine(): Promise<EngineBindings> {
   installPanicRegistry();
-  const glue: EngineBindings = await import(BINDINGS_SPECIFIER);
+  // A literal specifier, so that the build bundles the glue (the package is ES modules only).
+  const glue: EngineBindings = await import('@prisma/schema-engine-wasm/schema_engine_bg');
   const gluePath = createRequire(import.meta.url).resolve(BINDINGS_SPECIFIER);
   const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   const module = await wasm.compile(await readFile(join(dirname(gluePath), 'schema_engine_bg.wasm')));

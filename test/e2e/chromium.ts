@@ -1,7 +1,8 @@
 // Chromium for the browser tests and the web benchmark (no test runner here).
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { WEB_DIST } from '../../src/web-app.ts';
+import { WEB_DIST } from '../../src/paths.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -17,7 +18,7 @@ const FLAGS = [
 ];
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(`${WEB_DIST}index.html`)) throw new Error('web/dist is missing: run npm run build:web first');
+  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run npm run build:web first');
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: install the chromium package (.ci/run does) or set CHROMIUM_PATH`);
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });

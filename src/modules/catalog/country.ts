@@ -41,7 +41,7 @@ const alternation = (words: string[]) =>
 
 const byWord = new Map<string, string>();
 for (const nation of NATIONS)
-  for (const word of [...nation.adjectives, ...nation.names]) byWord.set(word.toLowerCase().replace(/’/g, "'"), nation.code);
+  for (const word of [...nation.adjectives, ...nation.names]) byWord.set(word.toLowerCase().replace(/\u2019/g, "'"), nation.code);
 
 const ADJ = alternation(NATIONS.flatMap((nation) => nation.adjectives));
 const NAME = alternation(NATIONS.flatMap((nation) => nation.names));
@@ -83,7 +83,7 @@ export function countryFromDescription(description: string | null | undefined): 
   let best: { index: number; code: string } | null = null;
   for (const pattern of ATTRIBUTION_PATTERNS) {
     const match = pattern.exec(text);
-    const code = match && byWord.get(match[1].toLowerCase().replace(/’/g, "'"));
+    const code = match && byWord.get(match[1].toLowerCase().replace(/\u2019/g, "'"));
     if (match && code && (!best || match.index < best.index)) best = { index: match.index, code };
   }
   return best?.code ?? null;

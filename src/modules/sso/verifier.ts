@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CacheProvider } from '@node-saml/node-saml';
 import { ServiceUnavailableError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import { startThread } from '../../threads.ts';
 import type { AssertionFacts, ResponseEnvelope } from './messages.ts';
 import type { SamlOptions } from './saml.ts';
 
@@ -64,18 +63,6 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
-/** The built service (dist/, plain JavaScript) starts the compiled worker; from the sources it goes through tsx. */
-const BUILT = import.meta.url.endsWith('.js');
-const WORKER_URL = new URL(BUILT ? './verify-worker.js' : './verify-worker.ts', import.meta.url).href;
-const BOOT = BUILT ? `import(${JSON.stringify(WORKER_URL)})` : bootThroughTsx();
-
-/** Workers load TypeScript as the API does (tsx), whether the API runs under tsx or a test runner. */
-function bootThroughTsx(): string {
-  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
-  // tsx's ESM entry (its `import` export): a test runner's module loader cannot resolve it through `import.meta`.
-  const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(tsxPackage)).href;
-  return `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL)}); })`;
-}
 /** Heap of one worker: a hostile document exhausts its worker, never the API. */
 const WORKER_HEAP_MB = 128;
 
@@ -120,7 +107,7 @@ export class SamlVerifier {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOT, { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = startThread('sso-worker', { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null };
     worker.on('message', (message: ToPool) => this.received(slot, message));
