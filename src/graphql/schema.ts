@@ -38,5 +38,4 @@ import '../modules/search/resolvers.ts';
 import '../modules/osint/resolvers.ts';
 import '../modules/tracker/resolvers.ts';
 
-// Unsorted: sorting costs a start about 50 ms; schema.graphql is printed sorted (scripts/print-schema.ts).
-export const schema = guardExecution(builder.toSchema({ sortSchema: false }));
+export const schema = guardExecution(builder.toSchema({ sortSchema: true }));
