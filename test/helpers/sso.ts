@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import { TestIdp, type AuthnRequest, type ServiceProvider } from './saml-idp.ts';
 
@@ -32,6 +32,32 @@ export async function enableSso(app: TestApp, idp: TestIdp, extra: Record<string
   });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;
+}
+
+/**
+ * A test IdP created before the file's tests (after `app` has started), with single sign-on enabled for it unless
+ * `enable` is false. Like `useTestApp`, it answers only between beforeAll and afterAll.
+ */
+export function useTestIdp(app: TestApp, { enable = true }: { enable?: boolean } = {}): TestIdp {
+  let idp: TestIdp | undefined;
+  beforeAll(async () => {
+    idp = await TestIdp.create();
+    if (enable) await enableSso(app, idp);
+  });
+  return new Proxy({} as TestIdp, {
+    get(_target, key) {
+      if (!idp) throw new Error('The test IdP exists only between beforeAll and afterAll');
+      return Reflect.get(idp, key);
+    },
+  });
+}
+
+const EMPTY_SIGNATURE = '<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>';
+
+/** A signed answer of `idp` to `inResponseTo` with `count` empty signature elements appended to the Response. */
+export function withEmptySignatures(idp: TestIdp, inResponseTo: string, count: number): string {
+  const xml = idp.responseXml(SP, { inResponseTo, nameId: 'stall@example.test' });
+  return Buffer.from(xml.replace('</samlp:Response>', `${EMPTY_SIGNATURE.repeat(count)}</samlp:Response>`)).toString('base64');
 }
 
 /** A sign-in this browser started: the AuthnRequest, where it was sent, and the cookie that ties it to the browser. */

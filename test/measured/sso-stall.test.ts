@@ -1,24 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.ts';
-import { TestIdp } from '../helpers/saml-idp.ts';
-import { enableSso, SP, SSO_PUBLIC_URL } from '../helpers/sso.ts';
+import { SSO_PUBLIC_URL, useTestIdp, withEmptySignatures } from '../helpers/sso.ts';
 
 // A latency acceptance test: it runs with the measured suite, alone, since what it measures is the service's.
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
-let idp: TestIdp;
-
-beforeAll(async () => {
-  idp = await TestIdp.create();
-  await enableSso(app, idp);
-});
-
-const EMPTY_SIGNATURE = '<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>';
-
-/** A signed answer to `inResponseTo` with `count` empty signature elements appended to the Response. */
-function withEmptySignatures(inResponseTo: string, count: number): string {
-  const xml = idp.responseXml(SP, { inResponseTo, nameId: 'stall@example.test' });
-  return Buffer.from(xml.replace('</samlp:Response>', `${EMPTY_SIGNATURE.repeat(count)}</samlp:Response>`)).toString('base64');
-}
+const idp = useTestIdp(app);
 
 /** The callback's form body limit: every attack has to fit in it. */
 const FORM_MAX = 160 * 1024;
@@ -28,8 +14,11 @@ const form = (samlResponse: string) => new URLSearchParams({ SAMLResponse: samlR
 /** The form with as many empty signatures as fit in the form limit, encoded once (the client's work is not the server's). */
 function largestAttack(): { form: string; xmlBytes: number } {
   let count = 2_500;
-  while (form(withEmptySignatures('_x', count)).length > FORM_MAX) count -= 50;
-  return { form: form(withEmptySignatures('_x', count)), xmlBytes: Buffer.byteLength(withEmptySignatures('_x', count), 'base64') };
+  while (form(withEmptySignatures(idp, '_x', count)).length > FORM_MAX) count -= 50;
+  return {
+    form: form(withEmptySignatures(idp, '_x', count)),
+    xmlBytes: Buffer.byteLength(withEmptySignatures(idp, '_x', count), 'base64'),
+  };
 }
 
 async function post(body: string): Promise<{ status: number; body: unknown }> {

@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { TestIdp } from '../../../test/helpers/saml-idp.ts';
-import { SP, SSO_PUBLIC_URL } from '../../../test/helpers/sso.ts';
+import { SP, SSO_PUBLIC_URL, useTestIdp } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
-let idp: TestIdp;
+const idp = useTestIdp(app, { enable: false });
 let admin: string;
 
 beforeAll(async () => {
-  idp = await TestIdp.create();
   admin = await app.tokenFor('admin');
 });
 

@@ -1,27 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { TestIdp } from '../../../test/helpers/saml-idp.ts';
-import { enableSso, postSsoCallback, SP, SSO_PUBLIC_URL, startSsoLogin } from '../../../test/helpers/sso.ts';
+import { postSsoCallback, SP, SSO_PUBLIC_URL, startSsoLogin, useTestIdp, withEmptySignatures } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
-let idp: TestIdp;
-
-beforeAll(async () => {
-  idp = await TestIdp.create();
-  await enableSso(app, idp);
-});
-
-const EMPTY_SIGNATURE = '<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>';
-/** A signed answer to `inResponseTo` with `count` empty signature elements appended to the Response. */
-function withEmptySignatures(inResponseTo: string, count: number): string {
-  const xml = idp.responseXml(SP, { inResponseTo, nameId: 'stall@example.test' });
-  return Buffer.from(xml.replace('</samlp:Response>', `${EMPTY_SIGNATURE.repeat(count)}</samlp:Response>`)).toString('base64');
-}
+const idp = useTestIdp(app);
 
 describe('pathological SAML responses', () => {
   it('a small response with many signature elements is refused before it is verified, and a good sign-in still works', async () => {
     const request = await startSsoLogin(app);
-    const answer = await postSsoCallback(app, withEmptySignatures(request.id, 200), { started: request });
+    const answer = await postSsoCallback(app, withEmptySignatures(idp, request.id, 200), { started: request });
     expect(answer).toMatchObject({ status: 401, body: { code: 'SSO_FAILED' }, cookie: null });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'sso_login_failed' }, orderBy: { timestamp: 'desc' } });
     expect(audit?.details).toMatchObject({ reason: expect.stringMatching(/^the response has more than \d+ signature elements$/) });

@@ -10,19 +10,19 @@ import {
   SP,
   SSO_PUBLIC_URL,
   startSsoLogin,
+  useTestIdp,
 } from '../../../test/helpers/sso.ts';
 import { bootstrapAdmin } from '../users/bootstrap.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL, ADMIN_PASSWORD: 'bootstrap admin password' });
-let idp: TestIdp;
 let bootstrapId: string;
 
 beforeAll(async () => {
   expect(await bootstrapAdmin(app.services)).toEqual({ username: 'admin' });
   bootstrapId = (await app.services.prisma.user.findUniqueOrThrow({ where: { username: 'admin' } })).id;
-  idp = await TestIdp.create();
-  await enableSso(app, idp);
 });
+// After the bootstrap above: enabling single sign-on signs in as an administrator.
+const idp = useTestIdp(app);
 
 const hex = () => randomBytes(4).toString('hex');
 

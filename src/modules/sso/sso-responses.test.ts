@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
-import { signingKeys, TestIdp, type AnswerOptions, type SigningKeys } from '../../../test/helpers/saml-idp.ts';
+import { signingKeys, type AnswerOptions, type SigningKeys } from '../../../test/helpers/saml-idp.ts';
 import {
   enableSso,
   postSsoCallback,
@@ -10,16 +10,15 @@ import {
   SSO_PUBLIC_URL,
   startSsoLogin,
   type StartedSignIn,
+  useTestIdp,
 } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
-let idp: TestIdp;
+const idp = useTestIdp(app);
 let forger: SigningKeys;
 
 beforeAll(async () => {
-  idp = await TestIdp.create();
   forger = await signingKeys('Forger');
-  await enableSso(app, idp);
 });
 
 const MINUTE = 60_000;

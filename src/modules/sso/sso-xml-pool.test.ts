@@ -1,16 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { TestIdp } from '../../../test/helpers/saml-idp.ts';
-import { enableSso, postSsoCallback, SP, SSO_PUBLIC_URL, startSsoLogin } from '../../../test/helpers/sso.ts';
+import { postSsoCallback, SP, SSO_PUBLIC_URL, startSsoLogin, useTestIdp } from '../../../test/helpers/sso.ts';
 
 // One XML worker and no waiting room, and SHA-1 allowed: the settings a deployment may choose.
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL, SSO_XML_WORKERS: '1', SSO_XML_QUEUE: '0', SSO_ALLOW_SHA1: 'true' });
-let idp: TestIdp;
-
-beforeAll(async () => {
-  idp = await TestIdp.create();
-  await enableSso(app, idp);
-});
+const idp = useTestIdp(app);
 
 describe('SAML verification settings', () => {
   it('with SSO_ALLOW_SHA1 set, an answer signed with RSA-SHA1 signs in', async () => {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { TestIdp } from '../../../test/helpers/saml-idp.ts';
 import {
   EMAIL_ATTRIBUTE,
   enableSso,
@@ -11,14 +10,11 @@ import {
   SP,
   SSO_PUBLIC_URL,
   startSsoLogin,
+  useTestIdp,
 } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
-let idp: TestIdp;
-
-beforeAll(async () => {
-  idp = await TestIdp.create();
-});
+const idp = useTestIdp(app, { enable: false });
 
 const someone = () => `sso.user.${randomBytes(4).toString('hex')}@example.test`;
 
