@@ -1,26 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { API_ENTRY } from './helpers/service-process.ts';
+import { API_ENTRY, freePort, waitFor } from './helpers/service-process.ts';
 import { startWebhookReceiver } from './helpers/webhook-receiver.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** Generous: the suite runs test files in parallel on two cores, and a loaded machine starts slowly. */
 const STARTUP_BUDGET_MS = 60_000;
 const NEW_PASSWORD = 'a brand new passphrase for e2e';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The environment of a first start on a laptop: no database server, no Redis, no configured secrets. */
 function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
@@ -34,15 +24,6 @@ function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'JWT_SECRET']) delete env[name];
   return env;
-}
-
-async function waitFor<T>(what: string, deadline: number, probe: () => Promise<T | undefined>): Promise<T> {
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 let child: ChildProcess | undefined;
