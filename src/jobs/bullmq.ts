@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { reportOutages, type Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
 import { withTimeout } from './timeout.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
+import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, JOB_CONCURRENCY, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
 
 /** Worker presence is shown by health and status answers, which must stay fast when Redis is slow or down. */
 const WORKER_COUNT_TIMEOUT_MS = 1_000;
@@ -77,7 +77,7 @@ export class BullmqJobRunner implements JobRunner {
         const worker = new Worker(queue, (job) => this.process(job), {
           connection: reportOutages(this.options.connection.duplicate(), this.log, 'Redis unreachable: workers wait for it'),
           prefix: this.options.prefix,
-          concurrency: this.options.concurrency ?? 4,
+          concurrency: this.options.concurrency ?? JOB_CONCURRENCY,
         });
         worker.on('failed', (job, error) => this.log.error({ err: error, job: job?.name, id: job?.id }, 'job failed'));
         this.workers.push(worker);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { InProcessJobRunner } from './in-process.ts';
-import { BACKOFF_BASE_MS, QueueName, type JobDefinition } from './types.ts';
+import { BACKOFF_BASE_MS, JOB_CONCURRENCY, QueueName, type JobDefinition } from './types.ts';
 
 /** A runner of one job whose attempts fail with the given errors in turn, then succeed. */
 function runnerOf(failures: Error[], attempts = 5) {
@@ -24,6 +24,39 @@ function runnerOf(failures: Error[], attempts = 5) {
 }
 
 describe('in-process job runner (embedded mode)', () => {
+  it('runs at most JOB_CONCURRENCY jobs of a queue at once, the others in turn, and other queues beside them', async () => {
+    let running = 0;
+    let most = 0;
+    const finishers: Array<() => void> = [];
+    const held = (name: string, queue: QueueName): JobDefinition => ({
+      name,
+      queue,
+      description: 'waits until released',
+      run: () =>
+        new Promise<void>((done) => {
+          running += 1;
+          most = Math.max(most, running);
+          finishers.push(() => {
+            running -= 1;
+            done();
+          });
+        }),
+    });
+    const jobs = [held('burst', QueueName.webhooks), held('other', QueueName.email)];
+    const runner = new InProcessJobRunner(new Map(jobs.map((job) => [job.name, job])), () => ({}) as Services, createLogger('silent'));
+    for (let n = 0; n < 10; n++) await runner.enqueue('burst');
+    await runner.enqueue('other');
+    await expect.poll(() => running).toBe(JOB_CONCURRENCY + 1);
+    expect(await runner.pending(QueueName.webhooks)).toBe(10);
+    while (finishers.length) {
+      finishers.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await expect.poll(() => runner.pending(QueueName.webhooks)).toBe(0);
+    expect(most).toBe(JOB_CONCURRENCY + 1);
+    await runner.close();
+  });
+
   it('retries a failed job after the backoff', async () => {
     const { runner, runs } = runnerOf([new Error('connect ECONNREFUSED')]);
     await runner.enqueue('flaky');

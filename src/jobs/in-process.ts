@@ -5,7 +5,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, type JobDefinition, type QueueName, type JobRunner, type Repeat } from './types.ts';
+import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, JOB_CONCURRENCY, type JobDefinition, type QueueName, type JobRunner, type Repeat } from './types.ts';
 
 export function nextRun(repeat: Repeat, from = new Date()): Date {
   if ('every' in repeat) return new Date(from.getTime() + repeat.every);
@@ -37,6 +37,8 @@ export class InProcessJobRunner implements JobRunner {
   private closed = false;
   /** Ids of the jobs enqueued with an id and not finished: enqueueing one of them again adds nothing (as BullMQ). */
   private readonly pendingIds = new Set<string>();
+  /** Per queue: attempts running, and the ones waiting for one of the JOB_CONCURRENCY places. */
+  private readonly places = new Map<QueueName, { busy: number; waiting: Array<() => void> }>();
   /** Ends the waits (delays, retry backoff) of jobs under way when the runner closes. */
   private readonly closing = new AbortController();
 
@@ -138,7 +140,7 @@ export class InProcessJobRunner implements JobRunner {
     const attempts = definition.attempts ?? DEFAULT_ATTEMPTS;
     for (let attempt = 1; attempt <= attempts && !this.closed; attempt++) {
       try {
-        await definition.run(data, this.services());
+        await this.inPlace(definition.queue, () => definition.run(data, this.services()));
         return;
       } catch (error) {
         const permanent = error instanceof DomainError || error instanceof UnrecoverableError || attempt === attempts;
@@ -146,6 +148,20 @@ export class InProcessJobRunner implements JobRunner {
         if (permanent) return;
         if (!(await this.wait(BACKOFF_BASE_MS * 2 ** (attempt - 1)))) return;
       }
+    }
+  }
+
+  /** Runs one attempt of a job of `queue` once fewer than JOB_CONCURRENCY others of that queue run. */
+  private async inPlace<T>(queue: QueueName, attempt: () => Promise<T>): Promise<T> {
+    let place = this.places.get(queue);
+    if (!place) this.places.set(queue, (place = { busy: 0, waiting: [] }));
+    if (place.busy >= JOB_CONCURRENCY) await new Promise<void>((go) => place.waiting.push(go));
+    place.busy += 1;
+    try {
+      return await attempt();
+    } finally {
+      place.busy -= 1;
+      place.waiting.shift()?.();
     }
   }
 

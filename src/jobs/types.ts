@@ -83,4 +83,9 @@ export interface JobRunner {
 }
 
 export const BACKOFF_BASE_MS = 2_000;
+/**
+ * Jobs of one queue a process runs at once (BullMQ's worker concurrency, and the in-process runner's): the rest wait
+ * their turn, so a burst of jobs (events relayed after a restart, say) leaves database connections to the requests.
+ */
+export const JOB_CONCURRENCY = 4;
 export const DEFAULT_ATTEMPTS = 3;
