@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { API_ENTRY, freePort, waitFor } from '../../test/helpers/service-process.ts';
 
@@ -89,7 +91,7 @@ export const violetEntry = API_ENTRY;
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -110,11 +112,13 @@ export async function topSelfFrames(directory: string, fromUs: number, count = 2
       timeDeltas: number[];
     };
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    const origins = await sourceMaps(profile.nodes);
     let at = profile.startTime;
     profile.samples.forEach((id, index) => {
       at += profile.timeDeltas[index] ?? 0;
       if (at < fromUs) return;
-      const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
+      const frame = nodes.get(id)!.callFrame;
+      const { functionName, url, lineNumber } = origins.map(frame);
       const where = url.replace(/^file:\/\/.*?\/(node_modules|dist)\//, '$1/').replace(/^node:/, 'node:');
       const key = `${functionName || '(anonymous)'} ${where ? `${where}:${lineNumber + 1}` : ''}`.trim();
       const delta = Math.max(0, profile.timeDeltas[index] ?? 0);
@@ -130,6 +134,27 @@ export async function topSelfFrames(directory: string, fromUs: number, count = 2
       .slice(0, count)
       .map(([key, us]) => `${((100 * us) / totalUs).toFixed(1).padStart(5)} %  ${key}`);
   return { frames: top(selfUs), packages: top(packageUs) };
+}
+
+/**
+ * Frames of the bundles (dist/server/*.cjs) mapped back to their sources with the build's source maps, so that a
+ * profile names the package or the file of Violet a frame comes from.
+ */
+async function sourceMaps(nodes: ProfileNode[]): Promise<{ map(frame: ProfileNode['callFrame']): ProfileNode['callFrame'] }> {
+  const maps = new Map<string, SourceMap | null>();
+  for (const url of new Set(nodes.map((node) => node.callFrame.url))) {
+    if (!url.endsWith('.cjs') || maps.has(url)) continue;
+    const payload = await readFile(`${fileURLToPath(url.startsWith('file:') ? url : pathToFileURL(url))}.map`, 'utf8').catch(() => null);
+    maps.set(url, payload ? new SourceMap(JSON.parse(payload)) : null);
+  }
+  return {
+    map(frame) {
+      const entry = maps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
+      if (!entry || !('originalSource' in entry)) return frame;
+      const source = entry.originalSource.replace(/^(\.\.\/)+/, '');
+      return { ...frame, url: `file:///${source.startsWith('node_modules/') ? '' : 'dist/'}${source}`, lineNumber: entry.originalLine };
+    },
+  };
 }
 
 /** Who a frame belongs to: a package of node_modules, Violet's own code (dist/), Node's internals, or V8 itself. */

@@ -188,7 +188,7 @@ async function listTests(url: URL): Promise<unknown> {
 
 async function getTest(id: string): Promise<unknown> {
   if (!UUID.test(id)) throw new HttpError(400, 'VALIDATION_ERROR', 'id must be a UUID');
-  const [test, evidences, evaluations] = await Promise.all([
+  const [test, evidences, evaluations, trackerLinks] = await Promise.all([
     pool.query(`SELECT ${TEST_COLUMNS} FROM tests t JOIN techniques k ON k.id = t.technique_id WHERE t.id = $1`, [id]),
     pool.query('SELECT id FROM evidence WHERE test_id = $1 ORDER BY uploaded_at ASC, id ASC LIMIT $2', [id, EVIDENCE_MAX]),
     pool.query(
@@ -197,10 +197,20 @@ async function getTest(id: string): Promise<unknown> {
        FROM detection_evaluations WHERE test_id = $1 ORDER BY evaluated_at DESC, id DESC LIMIT $2`,
       [id, EVALUATION_MAX],
     ),
+    pool.query(
+      `SELECT id, status, issue_key, issue_url, tracker_status, last_error
+       FROM tracker_links WHERE test_id = $1 AND subject_type = 'test' ORDER BY id LIMIT 1`,
+      [id],
+    ),
   ]);
   if (!test.rowCount) throw new HttpError(404, 'NOT_FOUND', `Test ${id} not found`);
   if (evidences.rowCount) throw new HttpError(501, 'NOT_IMPLEMENTED', 'Evidence download links are not part of the baseline');
-  return { ...testBody(test.rows[0], Date.now()), evidences: [], detection_evaluations: evaluations.rows };
+  return {
+    ...testBody(test.rows[0], Date.now()),
+    evidences: [],
+    detection_evaluations: evaluations.rows,
+    tracker_issue: trackerLinks.rows[0] ?? null,
+  };
 }
 
 async function route(req: IncomingMessage): Promise<unknown> {

@@ -30,9 +30,14 @@ export const ROOT_FIELDS_AT_ONCE = 2;
 
 let sliceStartedAt = performance.now();
 
+/** Leaf values between two readings of the clock (a deadline is missed by microseconds, not by a clock read per value). */
+const LEAF_CLOCK = 128;
+
 class AnswerBudget {
   private bytes = 0;
-  private refusal: QueryLimitError | null = null;
+  private leaves = 0;
+  /** Why the operation stops, once it must. */
+  refusal: QueryLimitError | null = null;
   private deadline: number;
   private rootsRunning = 0;
   private readonly rootsWaiting: Array<() => void> = [];
@@ -85,6 +90,12 @@ class AnswerBudget {
   /** Gives the rest of the operation a whole deadline from `now` (after a write: see `guarded`). */
   restart(now: number): void {
     if (!this.refusal) this.deadline = now + this.deadlineMs;
+  }
+
+  /** Whether a leaf value should read the clock now (every LEAF_CLOCK leaves). */
+  clockDue(): boolean {
+    this.leaves += 1;
+    return this.leaves % LEAF_CLOCK === 0;
   }
 
   /** What is left before the cap: a bound for measuring a JSON value without walking it all. */
@@ -142,13 +153,21 @@ const refused = (refusal: QueryLimitError) => handled(Promise.reject(refusal));
 function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean, writes: boolean): GraphQLFieldResolver<unknown, Context> {
   const resolve = field.resolve ?? defaultFieldResolver;
   const leaf = isLeafType(getNamedType(field.type));
+  /**
+   * A leaf's value adds its bytes; the clock is read every LEAF_CLOCK leaves only. A field with a selection below it
+   * also reads the clock: past the deadline the operation stops, and past the slice its subtree is handed over after
+   * `setImmediate`. A new slice starts at that moment, so one slice defers one subtree, not every field after it.
+   */
   const account = (budget: AnswerBudget, info: GraphQLResolveInfo, value: unknown) => {
     const size = leaf ? jsonBytes(value, budget.remaining()) : Array.isArray(value) ? value.length + 2 : 2;
     budget.spend(info.path.key.toString().length + 4 + size);
+    if (leaf && !budget.clockDue()) return budget.refusal ? refused(budget.refusal) : value;
     const now = performance.now();
     const refusal = budget.stop(now);
     if (refusal) return refused(refusal);
-    return now - sliceStartedAt > SLICE_MS ? yieldWith(value) : value;
+    if (leaf || now - sliceStartedAt <= SLICE_MS) return value;
+    sliceStartedAt = now;
+    return yieldWith(value);
   };
   return (parent, args, context, info) => {
     // A subscription executes its selection once per event, each with a budget of its own.
@@ -172,7 +191,8 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
           }),
       );
     }
-    const refusal = budget.stop(performance.now());
+    // A leaf's resolver reads its parent's value; a field with a selection may load more, so it is not started late.
+    const refusal = leaf ? budget.refusal : budget.stop(performance.now());
     if (refusal) return refused(refusal);
     const value = resolve(parent, args, context, info);
     return isPromiseLike(value)
