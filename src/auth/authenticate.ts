@@ -5,6 +5,7 @@ import type { Authentication } from '../graphql/context.ts';
 import type { Services } from '../services.ts';
 import type { Principal } from './access.ts';
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts';
+import type { Role } from './roles.ts';
 
 export const SESSION_COOKIE = 'svc_token';
 /** How stale `last_used_at` of an API key may get before it is written again. */
@@ -21,14 +22,14 @@ export function credentialOf(headers: IncomingHttpHeaders): string | null {
   return cookieHeader ? (parseCookies(cookieHeader)[SESSION_COOKIE] ?? null) : null;
 }
 
+/** What authentication reads: the database (users, API keys and revoked tokens) and the token signer. */
+export type AuthenticationDeps = Pick<Services, 'prisma' | 'tokens'>;
+
 /**
  * Resolves a credential to a principal. The user is read on every request, so deactivation, role changes
  * and revocations take effect at once. Invalid credentials are reported, not thrown: public operations
  * still work with a stale cookie.
  */
-/** What authentication reads: the database, the token signer and the revocation list. */
-export type AuthenticationDeps = Pick<Services, 'prisma' | 'tokens' | 'revocations'>;
-
 export async function authenticate(services: AuthenticationDeps, credential: string | null): Promise<Authentication> {
   if (credential === null) return { principal: null };
   try {
@@ -42,10 +43,26 @@ export async function authenticate(services: AuthenticationDeps, credential: str
   }
 }
 
+/** What a session token's request needs of its user, and whether the token was revoked: one statement per request. */
+interface SessionRow {
+  id: string;
+  username: string;
+  role: Role;
+  isActive: boolean;
+  mustChangePassword: boolean;
+  sessionVersion: number;
+  revoked: boolean;
+}
+
 async function principalFromToken(services: AuthenticationDeps, token: string): Promise<Principal> {
   const claims = await services.tokens.verify(token);
-  if (await services.revocations.isRevoked(claims.jti)) throw new UnauthenticatedError('Token has been revoked');
-  const user = await services.prisma.user.findUnique({ where: { id: claims.sub } });
+  const [row] = await services.prisma.$queryRaw<SessionRow[]>`
+    SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti}) AS revoked,
+           u.id::text AS id, u.username, u.role::text AS role, u.is_active AS "isActive",
+           u.must_change_password AS "mustChangePassword", u.session_version AS "sessionVersion"
+    FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = ${claims.sub}::uuid`;
+  if (row.revoked) throw new UnauthenticatedError('Token has been revoked');
+  const user = row.id ? row : null;
   if (!user?.isActive) throw new UnauthenticatedError('Account is disabled');
   if (claims.sv !== user.sessionVersion) {
     throw new UnauthenticatedError('Token predates a password change');

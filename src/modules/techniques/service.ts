@@ -8,7 +8,10 @@ import { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { parseInput, trimmed } from '../../validation.ts';
 
-type Query = { select?: Prisma.TechniqueSelect };
+type Query = { select?: Prisma.TechniqueSelect; include?: Prisma.TechniqueInclude; omit?: Prisma.TechniqueOmit };
+
+/** Columns a list leaves out unless its selection asks for them: the descriptions are most of a technique's bytes. */
+export const LARGE_COLUMNS = ['description'] as const;
 
 const TTP_ID = /^[A-Za-z][A-Za-z0-9-]{0,30}(\.[A-Za-z0-9]{1,10})?$/;
 const ttpId = z.string().trim().regex(TTP_ID, 'must look like T1234, T1234.001 or a custom id such as CUSTOM-1');

@@ -1,0 +1,25 @@
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+/** The names of the fields selected directly below the field `info` resolves, fragments included. */
+export function selectedFields(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined) => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
+      else visit(info.fragments[selection.name.value]?.selectionSet);
+    }
+  };
+  for (const node of info.fieldNodes as readonly FieldNode[]) visit(node.selectionSet);
+  return names;
+}
+
+/**
+ * Prisma's `omit` for the large columns a list field's selection does not ask for (each column named like its field):
+ * a list of a thousand rows then does not read a thousand descriptions it would throw away.
+ */
+export function omitUnselected<Column extends string>(info: GraphQLResolveInfo, columns: readonly Column[]) {
+  const selected = selectedFields(info);
+  const omitted = columns.filter((column) => !selected.has(column));
+  return omitted.length ? (Object.fromEntries(omitted.map((column) => [column, true])) as Partial<Record<Column, true>>) : undefined;
+}
