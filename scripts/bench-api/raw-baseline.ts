@@ -1,11 +1,11 @@
 /**
  * The measuring stick of `npm run bench:api`, not product code: a hand-written `node:http` + `pg` server doing the work
  * Violet does for three reads, and nothing else. Same pool size as Violet's default, same session options, the same
- * HS256 check of the session token with `jose`, the same revocation lookup and user read per request (two queries, as
- * Violet makes them), the same SQL ordering and limits, and answers byte for byte identical to Violet's REST adapter:
+ * HS256 check of the session token with `jose`, the same revocation lookup and user read per request (one statement, as
+ * Violet makes it), the same SQL ordering, limits and bounded count, and answers byte for byte identical to Violet's REST adapter:
  *
  *   GET /api/v1/techniques          (active techniques by ttp id, at most 1000)
- *   GET /api/v1/tests?limit=50      (newest first, with the page's total)
+ *   GET /api/v1/tests?limit=50      (newest first, with the page's total and next cursor)
  *   GET /api/v1/tests/{id}          (every field, its evidence metadata and detection evaluations)
  *
  * Anything else answers 404. Evidence download links are not produced (the benchmark's dataset holds no evidence): a
@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { errors as joseErrors, jwtVerify } from 'jose';
 import pg from 'pg';
 import type { Role } from '../../src/auth/roles.ts';
+import { cursorOf, EXACT_TOTAL_MAX } from '../../src/db/page-totals.ts';
 import { techniqueRoles } from '../../src/modules/techniques/permissions.ts';
 import { testLifecycle, TEST_STATES } from '../../src/modules/test-runs/state-machine.ts';
 import { testRoles } from '../../src/modules/test-runs/permissions.ts';
@@ -72,14 +73,22 @@ async function authenticate(req: IncomingMessage): Promise<Caller> {
   if (typeof sub !== 'string' || !UUID.test(sub) || typeof jti !== 'string' || !UUID.test(jti) || !Number.isInteger(sv)) {
     throw new HttpError(401, 'UNAUTHENTICATED', 'Invalid token');
   }
-  const revoked = await pool.query('SELECT jti FROM revoked_tokens WHERE jti = $1 LIMIT 1', [jti]);
-  if (revoked.rowCount) throw new HttpError(401, 'UNAUTHENTICATED', 'Token has been revoked');
-  const { rows } = await pool.query<{ id: string; role: Role; is_active: boolean; session_version: number; must_change_password: boolean }>(
-    'SELECT * FROM users WHERE id = $1 LIMIT 1',
-    [sub],
+  const { rows } = await pool.query<{
+    id: string | null;
+    role: Role;
+    is_active: boolean;
+    session_version: number;
+    must_change_password: boolean;
+    revoked: boolean;
+  }>(
+    `SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $1) AS revoked, u.id, u.role, u.is_active, u.session_version,
+            u.must_change_password
+     FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = $2`,
+    [jti, sub],
   );
+  if (rows[0].revoked) throw new HttpError(401, 'UNAUTHENTICATED', 'Token has been revoked');
   const user = rows[0];
-  if (!user?.is_active) throw new HttpError(401, 'UNAUTHENTICATED', 'Account is disabled');
+  if (user.id === null || !user.is_active) throw new HttpError(401, 'UNAUTHENTICATED', 'Account is disabled');
   if (user.session_version !== sv) throw new HttpError(401, 'UNAUTHENTICATED', 'Token predates a password change');
   if (user.must_change_password) throw new HttpError(403, 'PASSWORD_CHANGE_REQUIRED', 'Password change required');
   return { userId: user.id, role: user.role };
@@ -171,6 +180,7 @@ function pageParameter(url: URL, name: string, fallback: number, max: number): n
   return value;
 }
 
+/** The same page as Violet's: one row past it for the cursor, the total counted up to 10,001 and estimated beyond. */
 async function listTests(url: URL): Promise<unknown> {
   const offset = pageParameter(url, 'offset', 0, 2 ** 31 - 1);
   const limit = pageParameter(url, 'limit', TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
@@ -178,12 +188,21 @@ async function listTests(url: URL): Promise<unknown> {
     pool.query(
       `SELECT ${TEST_COLUMNS} FROM tests t JOIN techniques k ON k.id = t.technique_id
        ORDER BY t.created_at DESC, t.id DESC LIMIT $1 OFFSET $2`,
-      [limit, offset],
+      [limit + 1, offset],
     ),
-    pool.query<{ count: number }>('SELECT count(*)::int AS count FROM tests'),
+    pool.query<{ count: number }>('SELECT count(*)::int AS count FROM (SELECT 1 FROM tests LIMIT $1) AS page', [EXACT_TOTAL_MAX + 1]),
   ]);
+  let total = count.rows[0].count;
+  const totalExact = total <= EXACT_TOTAL_MAX;
+  if (!totalExact) {
+    const estimate = await pool.query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass('tests')");
+    total = Math.max(total, Math.round(estimate.rows[0]?.rows ?? 0));
+  }
   const now = Date.now();
-  return { items: items.rows.map((row) => testBody(row, now)), total: count.rows[0].count, offset, limit };
+  const rows = items.rows.slice(0, limit);
+  const last = rows.at(-1);
+  const nextCursor = items.rows.length > limit && last ? cursorOf({ createdAt: last.created_at, id: last.id }) : null;
+  return { items: rows.map((row) => testBody(row, now)), total, total_exact: totalExact, offset, limit, next_cursor: nextCursor };
 }
 
 async function getTest(id: string): Promise<unknown> {

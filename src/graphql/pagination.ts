@@ -8,17 +8,41 @@ export interface Page<T> {
   total: number;
   offset: number;
   limit: number;
+  /** Keyset pages: false when `total` is an estimate (src/db/page-totals.ts). */
+  totalExact?: boolean;
+  /** Keyset pages: where the next page starts (its `after`), null on the last page. */
+  nextCursor?: string | null;
 }
 
-/** An offset page of `item`: `{ items, total, offset, limit }`, the shape of every paginated list. */
+/**
+ * An offset page of `item`: `{ items, total, offset, limit }`, the shape of every paginated list. A keyset page
+ * (a list of a table that grows without bound) adds `totalExact` and `nextCursor`, the `after` of its next page.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: Pothos object refs of any shape
-export function pageType<T>(name: string, item: ObjectRef<any, T>) {
+export function pageType<T>(name: string, item: ObjectRef<any, T>, options: { keyset?: boolean } = {}) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
       items: t.field({ type: [item], complexity: pageItemsCost, resolve: (page) => page.items }),
-      total: t.exposeInt('total', { description: 'Number of matching records across all pages.' }),
+      total: t.exposeInt('total', {
+        description: options.keyset
+          ? 'Number of matching records across all pages: exact up to 10,000, an estimate beyond (see totalExact).'
+          : 'Number of matching records across all pages.',
+      }),
       offset: t.exposeInt('offset'),
       limit: t.exposeInt('limit'),
+      ...(options.keyset
+        ? {
+            totalExact: t.boolean({
+              description: 'False when more than 10,000 records match and total is an estimate.',
+              resolve: (page) => page.totalExact ?? true,
+            }),
+            nextCursor: t.string({
+              nullable: true,
+              description: 'Pass as `after` for the page that follows this one; null on the last page.',
+              resolve: (page) => page.nextCursor ?? null,
+            }),
+          }
+        : {}),
     }),
   });
 }

@@ -29,24 +29,29 @@ import {
 } from './types.ts';
 import { applyTransition } from './workflow.ts';
 import { pageArgs } from '../../graphql/pagination.ts';
+import { selectedFields } from '../../graphql/selection.ts';
 
 builder.queryFields((t) => ({
   tests: t.field({
     complexity: pagedCost(tests.TEST_PAGE),
     type: TestPage,
-    description: `Tests matching the filter, newest first (offset default 0, limit default ${tests.TEST_PAGE.defaultLimit}, max ${tests.TEST_PAGE.maxLimit}).`,
+    description: `Tests matching the filter, newest first (offset default 0, limit default ${tests.TEST_PAGE.defaultLimit}, max ${tests.TEST_PAGE.maxLimit}; or keyset paging with after).`,
     authScopes: allow(testRoles.read),
     args: {
       filter: t.arg({ type: TestFilterInput, required: false }),
       ...pageArgs(t.arg),
+      after: t.arg.string({ required: false, description: 'Keyset paging: the nextCursor of the page before (offset then 0).' }),
     },
-    resolve: (_root, { filter, offset, limit }, context, info) =>
-      tests.listTests(
+    resolve: (_root, { filter, offset, limit, after }, context, info) => {
+      const selected = selectedFields(info);
+      return tests.listTests(
         context.services,
         filter ?? {},
-        { offset: offset ?? undefined, limit: limit ?? undefined },
+        { offset: offset ?? undefined, limit: limit ?? undefined, after },
         queryFromInfo({ context, info, path: ['items'] }),
-      ),
+        selected.has('total') || selected.has('totalExact'),
+      );
+    },
   }),
   test: t.prismaField({
     type: 'Test',

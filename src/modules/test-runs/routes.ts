@@ -81,13 +81,13 @@ export const testsRoutes: Route[] = [
     path: '/tests',
     tag: 'Tests',
     summary:
-      'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side)',
+      'List tests, newest first (filters state, technique_id, campaign_id, assigned_to, platform, created_by, pending_validation_side; offset/limit, or after = next_cursor of the page before)',
     roles: testRoles.read,
     document: `query ($state: TestState, $techniqueId: String, $campaignId: UUID, $assignedTo: UUID, $platform: String, $createdBy: UUID,
-        $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int) {
+        $pendingValidationSide: ValidationSide, $offset: Int, $limit: Int, $after: String) {
       tests(filter: { state: $state, techniqueId: $techniqueId, campaignId: $campaignId, assignedTo: $assignedTo, platform: $platform,
-          createdBy: $createdBy, pendingValidationSide: $pendingValidationSide }, offset: $offset, limit: $limit) {
-        items { ${TEST_FIELDS} } total offset limit
+          createdBy: $createdBy, pendingValidationSide: $pendingValidationSide }, offset: $offset, limit: $limit, after: $after) {
+        items { ${TEST_FIELDS} } total totalExact offset limit nextCursor
       }
     }`,
   },

@@ -8,6 +8,7 @@ import { DetectionResult, RemediationStatus, TestState } from '../../generated/p
 import type { Test } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
+import { afterKeyset, cursorOf, type Keyset, keysetOf, pageTotal } from '../../db/page-totals.ts';
 import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
 import { EDIT_RULES, testLifecycle, type EditKind } from './state-machine.ts';
@@ -16,7 +17,9 @@ import { fieldsFromTemplate } from './templates.ts';
 import { techniqueIdFor, techniqueIdOrNull } from '../techniques/reference.ts';
 
 export const TEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
-const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
+const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit).extend({
+  after: z.string().nullish(),
+});
 
 const uuid = z.guid('must be a UUID');
 const longText = z.string().max(50_000, 'must be at most 50000 characters');
@@ -37,13 +40,19 @@ const filterSchema = z.object({
   pendingValidationSide: z.enum(['red', 'blue']).nullish(),
 });
 
-/** Tests matching the filter, newest first, one page at a time. */
-export async function listTests(services: Services, filter: unknown, paging: unknown, query: TestQuery = {}) {
+/**
+ * Tests matching the filter, newest first, one page at a time: by offset, or by keyset after the cursor of an
+ * earlier page (`after`), which costs the same on the last page as on the first. The total is exact up to 10,000
+ * matches and an estimate beyond (src/db/page-totals.ts); a caller that does not want it (`withTotal: false`) does
+ * not pay for it.
+ */
+export async function listTests(services: Services, filter: unknown, paging: unknown, query: TestQuery = {}, withTotal = true) {
   const { state, techniqueId, campaignId, withoutCampaign, assignedTo, createdBy, platform, pendingValidationSide } = parseInput(
     filterSchema,
     filter ?? {},
   );
-  const { offset, limit } = parseInput(pageSchema, paging);
+  const { offset, limit, after } = parseInput(pageSchema, paging);
+  if (after && offset > 0) throw new ValidationError('offset', 'must be 0 (or left out) with after');
   const where: Prisma.TestWhereInput = {};
   if (state) where.state = state;
   // A technique the catalog does not have matches no test (an empty page, as for any other filter).
@@ -56,11 +65,29 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   if (pendingValidationSide) {
     where.AND = [{ state: 'in_review' }, pendingValidationSide === 'red' ? { redValidationStatus: null } : { blueValidationStatus: null }];
   }
-  const [items, total] = await Promise.all([
-    services.prisma.test.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
-    services.prisma.test.count({ where }),
+  const filtered = Object.keys(where).length > 0;
+  const keyset = after ? keysetOf(after) : null;
+  const [rows, counted] = await Promise.all([
+    // One row past the page says whether another follows; createdAt and id are read for its cursor.
+    services.prisma.test.findMany({
+      ...withKeysetColumns(query),
+      where: keyset ? { AND: [where, afterKeyset(keyset)] } : where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: limit + 1,
+    }),
+    withTotal
+      ? pageTotal(services.prisma, (take) => services.prisma.test.count({ where, take }), { table: 'tests', filtered })
+      : { total: 0, totalExact: true },
   ]);
-  return { items, total, offset, limit };
+  const items = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as Keyset) : null;
+  return { items, ...counted, offset, limit, nextCursor };
+}
+
+/** A test query that also reads what a row's cursor is made of. */
+function withKeysetColumns(query: TestQuery): TestQuery {
+  return query.select ? { ...query, select: { ...query.select, createdAt: true, id: true } } : query;
 }
 
 export async function getTest(services: Services, id: string, query: TestQuery = {}) {

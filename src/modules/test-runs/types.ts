@@ -107,7 +107,7 @@ export function pendingSides(test: {
   return [...(test.redValidationStatus ? [] : ['red' as const]), ...(test.blueValidationStatus ? [] : ['blue' as const])];
 }
 
-export const TestPage = pageType('TestPage', TestType);
+export const TestPage = pageType('TestPage', TestType, { keyset: true });
 
 export const TestEventType = builder.prismaObject('TestEvent', {
   description: 'One entry of a test timeline: creation, a state change, an edit, a validation or a timer action.',

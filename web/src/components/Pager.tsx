@@ -7,6 +7,8 @@ interface Props {
   count: number;
   /** The number of items in all, where the server counts them… */
   total?: number;
+  /** False when the server estimated `total` (a list of more than 10,000). */
+  totalExact?: boolean;
   /** …or, where it does not, whether a page follows this one. */
   more?: boolean;
   onOffset(offset: number): void;
@@ -17,7 +19,7 @@ interface Props {
  * An end button stays focusable (aria-disabled), so a keyboard user paging to the end keeps their place.
  * Nothing is shown while everything fits on one page.
  */
-export function Pager({ label, offset, limit, count, total, more, onOffset }: Props) {
+export function Pager({ label, offset, limit, count, total, totalExact = true, more, onOffset }: Props) {
   const hasPrevious = offset > 0;
   const hasNext = total === undefined ? Boolean(more) : offset + limit < total;
   if (!hasPrevious && !hasNext) return null;
@@ -32,10 +34,19 @@ export function Pager({ label, offset, limit, count, total, more, onOffset }: Pr
       >
         Previous
       </button>
-      <span aria-live="polite">{total === undefined ? range : `${range} of ${total}`}</span>
+      <span aria-live="polite">{total === undefined ? range : `${range} of ${totalLabel(total, totalExact)}`}</span>
       <button type="button" className="button small" aria-disabled={!hasNext} onClick={() => hasNext && onOffset(offset + limit)}>
         Next
       </button>
     </nav>
   );
+}
+
+/**
+ * A list's total as the server gave it: an exact count, or beyond 10,000 matches an estimate ("about 98,000") or,
+ * for a filtered list, the lower bound 10,001 ("10,000+").
+ */
+export function totalLabel(total: number, exact = true): string {
+  if (exact) return String(total);
+  return total > 10_001 ? `about ${total.toLocaleString('en')}` : '10,000+';
 }

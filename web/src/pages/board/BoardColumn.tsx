@@ -1,4 +1,4 @@
-import { Pager } from '../../components/Pager.tsx';
+import { Pager, totalLabel } from '../../components/Pager.tsx';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { TestState } from '../../gql/graphql.ts';
 import { TestCard, type TestCardFragment } from './TestCard.tsx';
@@ -6,6 +6,7 @@ import { TestCard, type TestCardFragment } from './TestCard.tsx';
 export const BoardColumnFragment = graphql(`
   fragment BoardColumn on TestPage {
     total
+    totalExact
     offset
     limit
     items { id ...TestCard }
@@ -30,7 +31,7 @@ export function BoardColumn({ state, label, page: masked, arrivals, departed, on
   return (
     <section className="column" aria-labelledby={headingId} data-state={state}>
       <h2 id={headingId}>
-        {label} <span className="count">{page?.total ?? ''}</span>
+        {label} <span className="count">{page ? totalLabel(page.total, page.totalExact) : ''}</span>
       </h2>
       <ul className="cards" aria-label={`${label} tests`}>
         {arrivals.map((test, index) => (
@@ -44,7 +45,15 @@ export function BoardColumn({ state, label, page: masked, arrivals, departed, on
           ))}
       </ul>
       {page && (
-        <Pager label={label} offset={page.offset} limit={page.limit} count={page.items.length} total={page.total} onOffset={onPage} />
+        <Pager
+          label={label}
+          offset={page.offset}
+          limit={page.limit}
+          count={page.items.length}
+          total={page.total}
+          totalExact={page.totalExact}
+          onOffset={onPage}
+        />
       )}
     </section>
   );

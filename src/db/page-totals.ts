@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { PrismaClient } from './client.ts';
+import { ValidationError } from '../errors.ts';
+
+/**
+ * Most matches a list counts exactly. Counting stops one row past it, so the count reads at most this many index
+ * entries (a few milliseconds) however large the table grows; `count(*)` over 100,000 tests was 25 ms of a 30 ms page.
+ */
+export const EXACT_TOTAL_MAX = 10_000;
+
+export interface PageTotal {
+  total: number;
+  /** False when more than EXACT_TOTAL_MAX rows match and `total` is an estimate. */
+  totalExact: boolean;
+}
+
+/**
+ * The total of a list page: exact up to EXACT_TOTAL_MAX matches; beyond that an estimate, flagged. Without a filter
+ * the estimate is the table's row count from PostgreSQL's statistics (kept by ANALYZE and autovacuum); with one it
+ * is EXACT_TOTAL_MAX + 1, a lower bound ("more than 10,000"), since a filter's share of the table is not known
+ * without counting it.
+ */
+export async function pageTotal(
+  prisma: PrismaClient,
+  countUpTo: (take: number) => Promise<number>,
+  estimate: { table: string; filtered: boolean },
+): Promise<PageTotal> {
+  const counted = await countUpTo(EXACT_TOTAL_MAX + 1);
+  if (counted <= EXACT_TOTAL_MAX) return { total: counted, totalExact: true };
+  if (estimate.filtered) return { total: counted, totalExact: false };
+  const [row] = await prisma.$queryRaw<{ rows: number | null }[]>`
+    SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass(${estimate.table})`;
+  return { total: Math.max(counted, Math.round(row?.rows ?? 0)), totalExact: false };
+}
+
+/** Where a keyset page of a list ordered by (createdAt desc, id desc) starts: just after this row. */
+export interface Keyset {
+  createdAt: Date;
+  id: string;
+}
+
+/** The opaque cursor of a row: base64url of its creation time (milliseconds, as stored) and id. */
+export const cursorOf = (row: Keyset): string => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+
+const cursorText = z.tuple([z.iso.datetime(), z.guid()]);
+
+/** Reads a cursor from `cursorOf`; anything else is a 400 naming the argument. */
+export function keysetOf(cursor: string, field = 'after'): Keyset {
+  const parsed = cursor.length <= 200 ? cursorText.safeParse(Buffer.from(cursor, 'base64url').toString('utf8').split('|')) : null;
+  if (!parsed?.success) throw new ValidationError(field, 'must be the nextCursor (next_cursor) of an earlier page');
+  return { createdAt: new Date(parsed.data[0]), id: parsed.data[1] };
+}
+
+/** Prisma's condition for the rows after `keyset` in (createdAt desc, id desc) order. */
+export const afterKeyset = ({ createdAt, id }: Keyset) => ({
+  OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }],
+});
