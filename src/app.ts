@@ -68,6 +68,8 @@ export async function createApp(services: Services): Promise<App> {
   await ensureDataSources(services);
   const app = express();
   app.disable('x-powered-by');
+  // API answers are no-store, so an ETag (a SHA-1 of every answer body) would buy nothing; static assets keep theirs.
+  app.set('etag', false);
   app.set('trust proxy', trustProxySetting(services.config.TRUST_PROXY));
   app.use(
     pinoHttp({

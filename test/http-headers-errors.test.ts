@@ -65,6 +65,8 @@ describe('security headers', () => {
     const refused = await app.api('GET', '/auth/me', { token: 'not-a-token' });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('cache-control')).toBe('no-store');
+    // No validator either: nothing may be revalidated, so no answer body is hashed for an ETag.
+    for (const answer of [login, me, byCookie, graphql]) expect(answer.headers.get('etag')).toBeNull();
   });
 });
 
