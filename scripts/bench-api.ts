@@ -13,7 +13,8 @@
  *
  * Options: --scale, --rounds, --seconds, --concurrency (4), --latency-requests (200), --starts (3 starts of Violet for
  * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20),
- * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form).
+ * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form, or with --profile-graphql
+ * its GraphQL form).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
  */
@@ -41,6 +42,7 @@ const { values: options } = parseArgs({
     profile: { type: 'boolean', default: false },
     'profile-seconds': { type: 'string', default: '20' },
     'profile-request': { type: 'string', default: 'GET /tests/{id}' },
+    'profile-graphql': { type: 'boolean', default: false },
   },
 });
 const scale = Number(options.scale);
@@ -391,15 +393,17 @@ async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<v
     await db.connect();
     const testIds = (await db.query<{ id: string }>(`SELECT id FROM tests ORDER BY md5(id::text) LIMIT ${ROTATION}`)).rows.map((r) => r.id);
     await db.end();
-    const target: Target = { name: 'Violet REST', base: violet.base, pid: violet.child.pid!, agent: targetAgent(concurrency), token };
+    const form = options['profile-graphql'] ? 'GraphQL' : 'REST';
+    const target: Target = { name: `Violet ${form}`, base: violet.base, pid: violet.child.pid!, agent: targetAgent(concurrency), token };
     const kinds = requestKinds(testIds, testIds);
     const single = kinds.find((kind) => kind.name === options['profile-request']);
     if (!single) throw new Error(`--profile-request must be one of ${kinds.map((kind) => kind.name).join(', ')}`);
-    await runPhase(target, single.rest, okRest, { seconds: 3, concurrency });
+    const [call, ok] = options['profile-graphql'] ? [single.graphql, okGraphql] : [single.rest, okRest];
+    await runPhase(target, call, ok, { seconds: 3, concurrency });
     from = Number(process.hrtime.bigint() / 1000n);
-    const result = await runPhase(target, single.rest, okRest, { seconds: Number(options['profile-seconds']), concurrency });
+    const result = await runPhase(target, call, ok, { seconds: Number(options['profile-seconds']), concurrency });
     console.log(
-      `profiled ${result.requests} requests of ${single.name} (${fixed(result.cpuMsPerRequest)} ms CPU each, ${result.failures} failed)`,
+      `profiled ${result.requests} requests of ${single.name}, ${form} form (${fixed(result.cpuMsPerRequest)} ms CPU each, ${result.failures} failed)`,
     );
   } finally {
     await stopServer(violet);
