@@ -8,7 +8,8 @@ import { insertRetest } from '../test-runs/retests.ts';
 import { clientFor, type IssueState, type TrackerClient } from './clients.ts';
 import { secretsOf, trackerWebhookSecrets } from './connections.ts';
 import { TrackerError } from './http.ts';
-import { draftOf, setRemediation } from './issues.ts';
+import { draftOf } from './drafts.ts';
+import { setRemediation } from './issues.ts';
 import { trackerLinkLifecycle, type TrackerLinkAction } from './lifecycle.ts';
 import { fieldMappingSchema, remediationOf, statusMappingSchema } from './mapping.ts';
 
