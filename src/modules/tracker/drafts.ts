@@ -2,7 +2,7 @@ import type { RevalidationReason, TrackerSubject } from '../../generated/prisma/
 import type { Services } from '../../services.ts';
 import { levelOf } from '../risk/model.ts';
 import type { IssueDraft } from './clients.ts';
-import { TrackerError } from './http.ts';
+import { SubjectGoneError } from './http.ts';
 import { DEFAULT_PRIORITIES, type FieldMapping } from './mapping.ts';
 
 /** A page of the web app, for the link back from an issue. */
@@ -99,7 +99,7 @@ async function revalidationDraft(services: Services, entryId: string, mapping: F
     },
   });
   // The queue is rebuilt from the facts: an entry whose reason stopped holding is gone; a pending link waits (backoff) rather than failing the sync.
-  if (!entry) throw new TrackerError('the revalidation entry left the queue before its issue was filed');
+  if (!entry) throw new SubjectGoneError('the revalidation entry left the queue before its issue was filed');
   const { technique } = entry;
   const level = levelOf(entry.riskScore);
   const why = REVALIDATION_REASONS[entry.reason];

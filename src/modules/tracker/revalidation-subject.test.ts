@@ -93,6 +93,26 @@ describe('a revalidation-queue entry as the subject of a tracker issue', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('keeps a pending issue waiting, without blaming the connection, when its entry left the queue before filing', async () => {
+    const { entry } = await queuedTechnique();
+    jira.fail(/^POST \/rest\/api\/3\/issue$/, 503);
+    const pending = await app.api('POST', '/tracker/issues', {
+      token: t.red_lead.token,
+      body: { subject_type: 'revalidation', subject_id: entry.id },
+    });
+    expect(pending).toMatchObject({ status: 202, body: { status: 'pending', last_error: 'the tracker answered 503' } });
+    await app.services.prisma.revalidationEntry.delete({ where: { id: entry.id } });
+    const before = await app.services.prisma.trackerConnection.findFirstOrThrow({ where: { name: 'Jira SEC' } });
+    const synced = await app.api('POST', `/tracker/issues/${pending.body.id}/sync`, { token: t.red_lead.token });
+    expect(synced).toMatchObject({
+      status: 200,
+      body: { status: 'pending', issue_key: null, last_error: 'the revalidation entry left the queue before its issue was filed' },
+    });
+    expect(synced.body.next_attempt_at).not.toBeNull();
+    const after = await app.services.prisma.trackerConnection.findFirstOrThrow({ where: { name: 'Jira SEC' } });
+    expect(after).toMatchObject({ lastError: before.lastError, consecutiveFailures: before.consecutiveFailures });
+  });
+
   it('closes the link as fixed without a retest when the issue is done', async () => {
     const { entry } = await queuedTechnique();
     const created = await app.api('POST', '/tracker/issues', {

@@ -6,7 +6,7 @@ import type { Services } from '../../services.ts';
 import { insertRetest } from '../test-runs/retests.ts';
 import { clientFor, type IssueState, type TrackerClient } from './clients.ts';
 import { secretsOf, trackerWebhookSecrets } from './connections.ts';
-import { TrackerError } from './http.ts';
+import { SubjectGoneError, TrackerError } from './http.ts';
 import { draftOf } from './drafts.ts';
 import { setRemediation } from './issues.ts';
 import { trackerLinkLifecycle } from './lifecycle.ts';
@@ -66,10 +66,14 @@ async function recordFailure(services: Services, link: Link, error: TrackerError
       where: { id: link.id },
       data: { attempts, lastError: error.message, nextAttemptAt: new Date(now.getTime() + delay) },
     }),
-    services.prisma.trackerConnection.update({
-      where: { id: link.connection.id },
-      data: { lastError: error.message, lastErrorAt: now, consecutiveFailures: { increment: 1 } },
-    }),
+    ...(error instanceof SubjectGoneError
+      ? []
+      : [
+          services.prisma.trackerConnection.update({
+            where: { id: link.connection.id },
+            data: { lastError: error.message, lastErrorAt: now, consecutiveFailures: { increment: 1 } },
+          }),
+        ]),
   ]);
   await queueLinkSyncs(services, [link.id], delay);
 }
