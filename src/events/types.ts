@@ -1,3 +1,15 @@
+/** What every tracker event says of its link: ids, the issue and its status in the tracker's words, never a credential. */
+export interface TrackerIssueFacts {
+  linkId: string;
+  connectionId: string;
+  subjectType: string;
+  subjectId: string;
+  testId: string | null;
+  issueKey: string | null;
+  issueUrl: string | null;
+  trackerStatus: string | null;
+}
+
 /** Every domain event, by name. Payloads carry ids and small facts, never secrets. */
 export interface DomainEventPayloads {
   'notification.created': { notificationId: string; userId: string };
@@ -43,8 +55,14 @@ export interface DomainEventPayloads {
   'alert.changed': { alertId: string; status: string };
   'attack_path.changed': { attackPathId: string; change: string };
   'attack_path_execution.changed': { executionId: string; attackPathId: string | null; change: string };
-  /** A tracker issue was closed as fixed: a retest of the test was created (the red leads are told). */
-  'tracker.issue_fixed': { linkId: string; testId: string | null; retestId: string | null; issueKey: string };
+  /** A tracker issue was filed in the tracker (the link left pending). */
+  'tracker.issue_created': TrackerIssueFacts;
+  /** A link changed status, or its issue changed status in the tracker; `remediationStatus` is what that means for the remediation. */
+  'tracker.issue_status_changed': TrackerIssueFacts & { from: string; to: string; remediationStatus: string | null };
+  /** A tracker issue was closed as fixed: for a test, a retest was created (the red leads are told). */
+  'tracker.issue_fixed': TrackerIssueFacts & { issueKey: string; retestId: string | null };
+  /** A closed tracker issue was reopened: in the tracker (`tracker`) or by Violet after a failed retest (`retest_failed`). */
+  'tracker.issue_reopened': TrackerIssueFacts & { reason: 'tracker' | 'retest_failed'; retestId: string | null };
   'attack_path_execution.state_changed': { executionId: string; attackPathId: string | null; from: string; to: string };
 }
 

@@ -317,6 +317,7 @@ describe('accessibility', () => {
         ['users', '/admin/users', () => admin.page.getByRole('cell', { name: t.viewer.username, exact: true }).waitFor()],
         ['data-sources', `/admin/data-sources?source=${sourceId}`, () => admin.page.getByText(/^Run history/).waitFor()],
         ['webhooks', `/admin/webhooks?webhook=${hostileWebhookId}`, () => admin.page.getByText(/^Delivery log/).waitFor()],
+        ['trackers', '/admin/trackers', () => admin.page.getByText(/^Connections .*newest first$/).waitFor()],
         ['email', '/admin/email', () => admin.page.getByLabel('SMTP host').waitFor()],
         ['sso', '/admin/sso', () => admin.page.getByLabel('IdP entity id').waitFor()],
         ['score-weights', '/admin/score-weights', () => admin.page.getByLabel('Coverage').waitFor()],

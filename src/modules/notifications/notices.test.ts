@@ -129,7 +129,18 @@ const SCENARIOS: Record<NoticeKey, () => Promise<Scenario>> = {
     const retest = await createTest(app, t.red_lead, techniqueId);
     return {
       expected: await activeUserIds(app, ['red_lead']),
-      fire: () => emit('tracker.issue_fixed', { linkId: randomUUID(), testId: null, retestId: retest.id, issueKey: 'SEC-1' }),
+      fire: () =>
+        emit('tracker.issue_fixed', {
+          linkId: randomUUID(),
+          connectionId: randomUUID(),
+          subjectType: 'test',
+          subjectId: retest.id,
+          testId: null,
+          retestId: retest.id,
+          issueKey: 'SEC-1',
+          issueUrl: 'https://acme.atlassian.net/browse/SEC-1',
+          trackerStatus: 'Done',
+        }),
     };
   },
   webhook_disabled: async () => {

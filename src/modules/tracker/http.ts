@@ -18,6 +18,14 @@ export class TrackerError extends Error {
   }
 }
 
+/** The link's subject cannot be filed (it is gone from Violet): the link waits and retries, and the connection is not blamed. */
+export class SubjectGoneError extends TrackerError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubjectGoneError';
+  }
+}
+
 /** `Retry-After` in milliseconds: seconds or an HTTP date; null when absent or unreadable. */
 export function retryAfterMs(value: string | null | undefined, now = Date.now()): number | null {
   if (!value) return null;

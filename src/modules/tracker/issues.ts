@@ -6,9 +6,6 @@ import { NoRemediationError, NotFoundError, TrackerNotConfiguredError } from '..
 import { TrackerLinkStatus, TrackerSubject, type RemediationStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, uuid } from '../../validation.ts';
-import { levelOf } from '../risk/model.ts';
-import type { IssueDraft } from './clients.ts';
-import { DEFAULT_PRIORITIES, type FieldMapping } from './mapping.ts';
 
 export const ISSUE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
@@ -44,67 +41,6 @@ export async function getIssue(services: Services, id: string, query: Query = {}
   return link;
 }
 
-/** The issue text of a test's remediation: what failed, the steps, the ATT&CK id and a link back. */
-async function testDraft(services: Services, testId: string, mapping: FieldMapping): Promise<IssueDraft> {
-  const test = await services.prisma.test.findUniqueOrThrow({
-    where: { id: testId },
-    select: {
-      id: true,
-      name: true,
-      state: true,
-      detectionResult: true,
-      remediationSteps: true,
-      blueSummary: true,
-      technique: { select: { ttpId: true, name: true, riskProfile: { select: { score: true } } } },
-      remediationAssignee: { select: { trackerAccountId: true } },
-    },
-  });
-  const level = test.technique.riskProfile ? levelOf(test.technique.riskProfile.score) : null;
-  const outcome = test.state === 'rejected' ? 'rejected in review' : (test.detectionResult ?? 'not detected').replace('_', ' ');
-  const link = `${services.config.PUBLIC_URL?.replace(/\/+$/, '') ?? ''}/tests/${test.id}`;
-  return {
-    title: `${test.technique.ttpId} ${test.technique.name}: ${test.name} (${outcome})`,
-    body: [
-      `Violet test "${test.name}" of ATT&CK ${test.technique.ttpId} (${test.technique.name}): ${outcome}.`,
-      test.blueSummary ? `Blue team: ${test.blueSummary}` : '',
-      `Remediation: ${test.remediationSteps ?? 'to be decided'}`,
-      level ? `Risk: ${level}` : '',
-      `Test in Violet: ${link}`,
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
-    labels: ['violet', test.technique.ttpId, ...(mapping.labels ?? []), ...(level ? [`risk:${level}`] : [])],
-    priority: level ? (mapping.priorities?.[level] ?? DEFAULT_PRIORITIES[level]) : null,
-    assigneeAccountId: test.remediationAssignee?.trackerAccountId ?? null,
-  };
-}
-
-async function alertDraft(services: Services, alertId: string, mapping: FieldMapping): Promise<IssueDraft> {
-  const alert = await services.prisma.alertInstance.findUniqueOrThrow({
-    where: { id: alertId },
-    select: { id: true, title: true, severity: true, techniqueId: true },
-  });
-  const technique = alert.techniqueId
-    ? await services.prisma.technique.findUnique({ where: { id: alert.techniqueId }, select: { ttpId: true } })
-    : null;
-  const ttp = technique?.ttpId;
-  return {
-    title: alert.title,
-    body: [
-      `Violet alert (${alert.severity}): ${alert.title}`,
-      `Alert in Violet: ${services.config.PUBLIC_URL ?? ''}/alerts/${alert.id}`,
-    ].join('\n\n'),
-    labels: ['violet', ...(ttp ? [ttp] : []), ...(mapping.labels ?? [])],
-    priority: mapping.priorities?.[alert.severity as keyof typeof DEFAULT_PRIORITIES] ?? null,
-    assigneeAccountId: null,
-  };
-}
-
-/** The issue to file for a link's subject. */
-export async function draftOf(services: Services, link: { subjectType: TrackerSubject; subjectId: string }, mapping: FieldMapping) {
-  return link.subjectType === 'test' ? testDraft(services, link.subjectId, mapping) : alertDraft(services, link.subjectId, mapping);
-}
-
 /** Whether a test has a remediation an issue can track: rejected, or a result that leaves a gap. */
 export const hasRemediation = (test: { state: string; detectionResult: string | null }) =>
   test.state === 'rejected' || GAP_RESULTS.has(test.detectionResult ?? '');
@@ -114,6 +50,11 @@ async function checkSubject(services: Services, subjectType: TrackerSubject, sub
   if (subjectType === 'alert') {
     const alert = await services.prisma.alertInstance.findUnique({ where: { id: subjectId }, select: { id: true } });
     if (!alert) throw new NotFoundError('Alert', subjectId);
+    return null;
+  }
+  if (subjectType === 'revalidation') {
+    const entry = await services.prisma.revalidationEntry.findUnique({ where: { id: subjectId }, select: { id: true } });
+    if (!entry) throw new NotFoundError('Revalidation entry', subjectId);
     return null;
   }
   const test = await services.prisma.test.findUnique({ where: { id: subjectId }, select: { state: true, detectionResult: true } });
@@ -161,7 +102,7 @@ export async function setRemediation(uow: UnitOfWork, testId: string | null, sta
 }
 
 /**
- * Opens the tracker issue of a test's remediation or of an alert, once: a second call answers the link that
+ * Opens the tracker issue of a test's remediation, an alert or a revalidation-queue entry, once: a second call answers the link that
  * exists (`created` false). The link is written first (status pending); filing it with the tracker follows the
  * commit, so an unreachable tracker leaves a pending link that the sync files later.
  */

@@ -22,6 +22,8 @@ export const TRACKER_LINK_STATES: Readonly<Record<TrackerLinkStatus, TrackerLink
 
 export interface TrackerLinkTransition extends TransitionRow<TrackerLinkStatus, TrackerLinkAction> {
   stamps: readonly ('fixedAt' | 'closedAt' | 'reopenedAt')[];
+  /** The event the transition publishes besides `tracker.issue_status_changed` (which every transition publishes). */
+  announces: 'tracker.issue_created' | 'tracker.issue_fixed' | 'tracker.issue_reopened' | null;
 }
 
 /**
@@ -36,6 +38,7 @@ export const TRACKER_LINK_TRANSITIONS: readonly TrackerLinkTransition[] = [
     roles: [],
     audit: 'file_tracker_issue',
     stamps: [],
+    announces: 'tracker.issue_created',
     summary: 'pending → open: the issue was created in the tracker',
   },
   {
@@ -45,6 +48,7 @@ export const TRACKER_LINK_TRANSITIONS: readonly TrackerLinkTransition[] = [
     roles: [],
     audit: 'tracker_issue_fixed',
     stamps: ['fixedAt', 'closedAt'],
+    announces: 'tracker.issue_fixed',
     summary: 'open or reopened → fixed: the issue was closed as done; a retest is created and the red leads are told',
   },
   {
@@ -54,6 +58,7 @@ export const TRACKER_LINK_TRANSITIONS: readonly TrackerLinkTransition[] = [
     roles: [],
     audit: 'tracker_issue_wont_fix',
     stamps: ['closedAt'],
+    announces: null,
     summary: 'open or reopened → wont_fix: the issue was closed as not planned; the remediation is not applicable',
   },
   {
@@ -63,6 +68,7 @@ export const TRACKER_LINK_TRANSITIONS: readonly TrackerLinkTransition[] = [
     roles: [],
     audit: 'tracker_issue_reopened',
     stamps: ['reopenedAt'],
+    announces: 'tracker.issue_reopened',
     summary: 'fixed or wont_fix → reopened: the issue was reopened in the tracker',
   },
   {
@@ -72,6 +78,7 @@ export const TRACKER_LINK_TRANSITIONS: readonly TrackerLinkTransition[] = [
     roles: [],
     audit: 'tracker_issue_reopened_after_retest',
     stamps: ['reopenedAt'],
+    announces: 'tracker.issue_reopened',
     summary: 'fixed → reopened: the retest failed; the same issue is reopened in the tracker with a comment',
   },
 ];

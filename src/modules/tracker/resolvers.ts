@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
   createTrackerIssue: t.field({
     type: TrackerIssueResult,
     description:
-      'Opens the tracker issue of a test remediation or an alert, once per subject: a second call answers the existing issue. ' +
+      'Opens the tracker issue of a test remediation, an alert or a revalidation-queue entry, once per subject: a second call answers the existing issue. ' +
       'When the tracker cannot be reached the issue stays pending (lastError says why) and is filed by the sync.',
     authScopes: allow(trackerRoles.issues),
     args: { input: t.arg({ type: CreateTrackerIssueInput, required: true }) },

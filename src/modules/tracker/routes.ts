@@ -81,7 +81,7 @@ export const trackerRoutes: Route[] = [
     path: '/tracker/issues',
     tag: TAG,
     summary:
-      'Open the tracker issue of a subject (body subject_type test|alert, subject_id, connection_id): 201 filed, 202 pending ' +
+      'Open the tracker issue of a subject (body subject_type test|alert|revalidation, subject_id, connection_id): 201 filed, 202 pending ' +
       '(the tracker could not be reached: last_error says why, the sync retries), 200 when the subject already has one',
     roles: trackerRoles.issues,
     status: 201,

@@ -1,16 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { NotFoundError, TrackerSignatureError } from '../../errors.ts';
-import type { TrackerLinkStatus } from '../../generated/prisma/enums.ts';
 import { queueRows } from '../../jobs/queue-rows.ts';
 import type { Services } from '../../services.ts';
 import { insertRetest } from '../test-runs/retests.ts';
 import { clientFor, type IssueState, type TrackerClient } from './clients.ts';
 import { secretsOf, trackerWebhookSecrets } from './connections.ts';
-import { TrackerError } from './http.ts';
-import { draftOf, setRemediation } from './issues.ts';
-import { trackerLinkLifecycle, type TrackerLinkAction } from './lifecycle.ts';
+import { SubjectGoneError, TrackerError } from './http.ts';
+import { draftOf } from './drafts.ts';
+import { setRemediation } from './issues.ts';
+import { trackerLinkLifecycle } from './lifecycle.ts';
 import { fieldMappingSchema, remediationOf, statusMappingSchema } from './mapping.ts';
+import { ANNOUNCED_SELECT, announceStatus, transition } from './transition.ts';
 
 export const SYNC_JOB = 'sync-tracker-issues';
 export const SYNC_LINK_JOB = 'sync-tracker-issue';
@@ -30,13 +31,7 @@ export const queueLinkSyncs = (services: Services, linkIds: readonly string[], d
   );
 
 const LINK_SELECT = {
-  id: true,
-  status: true,
-  subjectType: true,
-  subjectId: true,
-  testId: true,
-  issueKey: true,
-  retestId: true,
+  ...ANNOUNCED_SELECT,
   pendingAction: true,
   pendingComment: true,
   attempts: true,
@@ -61,25 +56,6 @@ type Link = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
 
 const loadLink = (services: Services, id: string) => services.prisma.trackerLink.findUnique({ where: { id }, select: LINK_SELECT });
 
-/** Moves a link along its lifecycle, stamping and auditing the transition, in the caller's transaction. */
-async function transition(
-  uow: UnitOfWork,
-  link: { id: string; status: TrackerLinkStatus },
-  action: TrackerLinkAction,
-  data: Record<string, unknown> = {},
-) {
-  const row = trackerLinkLifecycle.transition(action);
-  trackerLinkLifecycle.assertFrom(row, link.status);
-  const now = new Date();
-  const to = trackerLinkLifecycle.targetsOf(row)[0];
-  await uow.tx.trackerLink.update({
-    where: { id: link.id },
-    data: { ...data, status: to, ...Object.fromEntries(row.stamps.map((stamp) => [stamp, now])) },
-  });
-  await uow.audit({ action: row.audit, entityType: 'tracker_issue', entityId: link.id, details: { from: link.status, to } });
-  return to;
-}
-
 /** Records a failed tracker call on the link and its connection, in plain words, and schedules the retry. */
 async function recordFailure(services: Services, link: Link, error: TrackerError): Promise<void> {
   const attempts = link.attempts + 1;
@@ -90,10 +66,14 @@ async function recordFailure(services: Services, link: Link, error: TrackerError
       where: { id: link.id },
       data: { attempts, lastError: error.message, nextAttemptAt: new Date(now.getTime() + delay) },
     }),
-    services.prisma.trackerConnection.update({
-      where: { id: link.connection.id },
-      data: { lastError: error.message, lastErrorAt: now, consecutiveFailures: { increment: 1 } },
-    }),
+    ...(error instanceof SubjectGoneError
+      ? []
+      : [
+          services.prisma.trackerConnection.update({
+            where: { id: link.connection.id },
+            data: { lastError: error.message, lastErrorAt: now, consecutiveFailures: { increment: 1 } },
+          }),
+        ]),
   ]);
   await queueLinkSyncs(services, [link.id], delay);
 }
@@ -110,15 +90,15 @@ async function file(services: Services, client: TrackerClient, link: Link): Prom
   const draft = await draftOf(services, link, fieldMappingSchema.parse(link.connection.fieldMapping ?? {}));
   const issue = await client.createIssue(draft);
   await inTransaction(services, SYSTEM_ACTOR, async (uow) => {
-    await transition(uow, link, 'file', {
-      issueKey: issue.key,
-      issueUrl: issue.url,
-      trackerStatus: 'open',
-      assigneeAccountId: draft.assigneeAccountId,
-    });
+    await transition(
+      uow,
+      link,
+      'file',
+      { issueKey: issue.key, issueUrl: issue.url, trackerStatus: 'open', assigneeAccountId: draft.assigneeAccountId },
+      'pending',
+    );
   });
-  link.status = 'open';
-  link.issueKey = issue.key;
+  Object.assign(link, { status: 'open', issueKey: issue.key, issueUrl: issue.url, trackerStatus: 'open' });
 }
 
 /** The users behind a tracker account, to map the issue's assignee onto the test's remediation assignee. */
@@ -132,7 +112,7 @@ async function assigneeOf(uow: UnitOfWork, accountId: string | null) {
 async function apply(services: Services, link: Link, issue: IssueState): Promise<void> {
   const remediation = remediationOf(link.connection.kind, issue, statusMappingSchema.parse(link.connection.statusMapping ?? {}));
   await inTransaction(services, SYSTEM_ACTOR, async (uow) => {
-    const current = await uow.tx.trackerLink.findUniqueOrThrow({ where: { id: link.id }, select: { status: true, retestId: true } });
+    const current = await uow.tx.trackerLink.findUniqueOrThrow({ where: { id: link.id }, select: ANNOUNCED_SELECT });
     const base = {
       trackerStatus: issue.status,
       assigneeAccountId: issue.assigneeAccountId,
@@ -150,20 +130,22 @@ async function apply(services: Services, link: Link, issue: IssueState): Promise
       });
     if (open && remediation === 'completed') {
       const retest = link.testId ? await retestFor(uow, link, current.retestId) : null;
-      await transition(uow, { id: link.id, status: current.status }, 'close_fixed', { ...base, retestId: retest ?? current.retestId });
+      await transition(uow, current, 'close_fixed', { ...base, retestId: retest }, 'completed');
       await setRemediation(uow, link.testId, 'completed');
-      uow.emit('tracker.issue_fixed', { linkId: link.id, testId: link.testId, retestId: retest, issueKey: link.issueKey ?? '' });
     } else if (open && remediation === 'not_applicable') {
-      await transition(uow, { id: link.id, status: current.status }, 'close_wont_fix', base);
+      await transition(uow, current, 'close_wont_fix', base, 'not_applicable');
       await setRemediation(uow, link.testId, 'not_applicable');
     } else if (!open && current.status !== 'pending' && (remediation === 'pending' || remediation === 'in_progress')) {
-      await transition(uow, { id: link.id, status: current.status }, 'reopen', base);
+      await transition(uow, current, 'reopen', base, 'in_progress');
       await setRemediation(uow, link.testId, 'in_progress');
     } else {
       await uow.tx.trackerLink.update({ where: { id: link.id }, data: base });
       // A reopened issue back in a to-do status is still work in progress: the state table says so.
       const floor = trackerLinkLifecycle.states[current.status].remediation;
-      if (open) await setRemediation(uow, link.testId, remediation === 'pending' && floor ? floor : remediation);
+      const effective = remediation === 'pending' && floor ? floor : remediation;
+      if (open) await setRemediation(uow, link.testId, effective);
+      if (current.trackerStatus !== issue.status)
+        announceStatus(uow, { ...current, trackerStatus: issue.status }, current.status, open ? effective : floor);
     }
   });
 }
@@ -247,17 +229,18 @@ export async function requestConnectionSync(services: Services, connectionId: st
 export async function reopenAfterFailedRetest(uow: UnitOfWork, services: Services, retestId: string, outcome: string): Promise<void> {
   const link = await uow.tx.trackerLink.findFirst({
     where: { retestId, status: 'fixed' },
-    select: { id: true, status: true, testId: true },
+    select: ANNOUNCED_SELECT,
   });
   if (!link) return;
   const retest = await uow.tx.test.findUniqueOrThrow({ where: { id: retestId }, select: { name: true } });
   const comment = `Violet retest "${retest.name}" (${retestId}) failed: ${outcome}. The issue is reopened: the fix did not hold.`;
-  await transition(uow, link, 'reopen_after_retest', {
-    pendingAction: 'reopen',
-    pendingComment: comment,
-    attempts: 0,
-    nextAttemptAt: null,
-  });
+  await transition(
+    uow,
+    link,
+    'reopen_after_retest',
+    { pendingAction: 'reopen', pendingComment: comment, attempts: 0, nextAttemptAt: null },
+    'in_progress',
+  );
   await setRemediation(uow, link.testId, 'in_progress');
   uow.afterCommit(() => queueLinkSyncs(services, [link.id]));
 }

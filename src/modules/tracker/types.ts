@@ -8,7 +8,7 @@ export const TrackerKindEnum = builder.enumType(TrackerKind, {
 });
 export const TrackerSubjectEnum = builder.enumType(TrackerSubject, {
   name: 'TrackerSubject',
-  description: 'What an issue was opened for.',
+  description: 'What an issue was opened for: a test remediation, a fired alert, or a revalidation-queue entry.',
 });
 export const TrackerLinkStatusEnum = builder.enumType(TrackerLinkStatus, {
   name: 'TrackerIssueStatus',
@@ -54,7 +54,7 @@ export const TrackerConnectionType = builder.prismaObject('TrackerConnection', {
 
 export const TrackerIssueType = builder.prismaObject('TrackerLink', {
   name: 'TrackerIssue',
-  description: 'A tracker issue linked to a test remediation or an alert: one per subject.',
+  description: 'A tracker issue linked to a test remediation, an alert or a revalidation-queue entry: one per subject.',
   fields: (t) => ({
     id: t.exposeID('id'),
     connectionId: t.exposeID('connectionId'),
@@ -128,7 +128,11 @@ export const UpdateTrackerConnectionInput = builder.inputType('UpdateTrackerConn
 export const CreateTrackerIssueInput = builder.inputType('CreateTrackerIssueInput', {
   fields: (t) => ({
     subjectType: t.field({ type: TrackerSubjectEnum, required: true }),
-    subjectId: t.field({ type: 'UUID', required: true, description: 'The test (rejected, or not/partially detected) or alert.' }),
+    subjectId: t.field({
+      type: 'UUID',
+      required: true,
+      description: 'The test (rejected, or not/partially detected), alert or revalidation-queue entry.',
+    }),
     connectionId: t.field({ type: 'UUID', required: false, description: 'Default: the oldest active connection.' }),
   }),
 });

@@ -1,26 +1,35 @@
 import type { Db } from '../../db/client.ts';
-import type { DomainEventType, EventOf } from '../../events/types.ts';
+import type { DomainEventType, EventOf, TrackerIssueFacts } from '../../events/types.ts';
 
-/** The events a webhook may subscribe to, by the spec's names. */
-export const WEBHOOK_EVENTS = [
-  'test.validated',
-  'test.state_changed',
-  'campaign.completed',
-  'alert.fired',
-  'coverage.changed',
-  'webhook.test',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-/** The domain events delivered to subscribed webhooks. */
+/** The domain events delivered to subscribed webhooks: the one catalogue subscriptions, docs and the consumer read. */
 export const DELIVERED_EVENTS = [
   'test.validated',
   'test.state_changed',
   'campaign.completed',
   'alert.fired',
   'coverage.changed',
-] as const satisfies readonly (DomainEventType | WebhookEvent)[];
+  'tracker.issue_created',
+  'tracker.issue_status_changed',
+  'tracker.issue_fixed',
+  'tracker.issue_reopened',
+] as const satisfies readonly DomainEventType[];
 export type DeliveredEvent = (typeof DELIVERED_EVENTS)[number];
+
+/** The events a webhook may subscribe to, by the spec's names: the delivered domain events and `webhook.test`. */
+export const WEBHOOK_EVENTS = [...DELIVERED_EVENTS, 'webhook.test'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A tracker event's facts in snake_case: ids, the issue and its statuses; the connection only by id, never its credential. */
+const trackerData = (facts: TrackerIssueFacts) => ({
+  issue_id: facts.linkId,
+  connection_id: facts.connectionId,
+  subject_type: facts.subjectType,
+  subject_id: facts.subjectId,
+  test_id: facts.testId,
+  issue_key: facts.issueKey,
+  issue_url: facts.issueUrl,
+  tracker_status: facts.trackerStatus,
+});
 
 /** The `data` of a delivery: the event's facts in the REST layer's snake_case, test events with the ATT&CK id. */
 export async function deliveryData(event: EventOf<DeliveredEvent>, db: Db): Promise<Record<string, unknown>> {
@@ -54,6 +63,16 @@ export async function deliveryData(event: EventOf<DeliveredEvent>, db: Db): Prom
     }
     case 'coverage.changed':
       return { technique_ids: event.payload.techniqueIds, reason: event.payload.reason };
+    case 'tracker.issue_created':
+      return trackerData(event.payload);
+    case 'tracker.issue_status_changed': {
+      const { from, to, remediationStatus } = event.payload;
+      return { ...trackerData(event.payload), from, to, remediation_status: remediationStatus };
+    }
+    case 'tracker.issue_fixed':
+      return { ...trackerData(event.payload), retest_id: event.payload.retestId };
+    case 'tracker.issue_reopened':
+      return { ...trackerData(event.payload), reason: event.payload.reason, retest_id: event.payload.retestId };
   }
 }
 

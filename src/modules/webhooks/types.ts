@@ -2,6 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { pageType } from '../../graphql/pagination.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { WebhookDeliveryStatus } from '../../generated/prisma/enums.ts';
+import { WEBHOOK_EVENTS } from './events.ts';
 
 /** Most attempts one delivery lists: its retries plus redeliveries fit far below this. */
 export const ATTEMPT_LOG_MAX = 50;
@@ -90,7 +91,7 @@ export const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
     }),
     events: t.stringList({
       required: true,
-      description: 'Event names (test.validated, test.state_changed, campaign.completed, alert.fired, coverage.changed, webhook.test).',
+      description: `Event names (${WEBHOOK_EVENTS.join(', ')}).`,
     }),
     secret: t.string({
       required: false,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
@@ -131,6 +132,12 @@ describe('webhook configuration', () => {
     expect(listed.data.webhookEvents).toEqual([...WEBHOOK_EVENTS]);
     const refused = await app.graphql('{ webhookEvents }', {}, t.red_lead.token);
     expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('documents every event of the catalogue with its data, and no other', async () => {
+    const page = await readFile(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const documented = [...page.matchAll(/^\| `([a-z_]+\.[a-z_]+)` \|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual([...WEBHOOK_EVENTS].sort());
   });
 
   it('answers 404 for unknown webhooks and deliveries', async () => {

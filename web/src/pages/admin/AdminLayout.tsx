@@ -5,6 +5,7 @@ const SECTIONS = [
   ['users', 'Users'],
   ['data-sources', 'Data sources'],
   ['webhooks', 'Webhooks'],
+  ['trackers', 'Issue trackers'],
   ['email', 'E-mail'],
   ['sso', 'Single sign-on'],
   ['score-weights', 'Score weights'],

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "TrackerSubject" ADD VALUE 'revalidation';
