@@ -5,7 +5,15 @@ import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, JOB_CONCURRENCY, type JobDefinition, type QueueName, type JobRunner, type Repeat } from './types.ts';
+import {
+  BACKOFF_BASE_MS,
+  DEFAULT_ATTEMPTS,
+  JOB_CONCURRENCY,
+  type JobDefinition,
+  type QueueName,
+  type JobRunner,
+  type Repeat,
+} from './types.ts';
 
 export function nextRun(repeat: Repeat, from = new Date()): Date {
   if ('every' in repeat) return new Date(from.getTime() + repeat.every);
