@@ -50,6 +50,7 @@ export const TABLES = {
       attack_version: 'text',
       attack_modified: 'timestamptz',
       revoked: 'boolean',
+      revoked_by_ttp_id: 'text',
       deprecated: 'boolean',
       url: 'text',
     },

@@ -254,6 +254,39 @@ describe('ATT&CK Enterprise catalog sync', () => {
     expect(test.technique).toMatchObject({ id: testOnRevoked.techniqueId, revoked: true });
   });
 
+  it('a revoked technique names its successor from the revoked-by relationships, followed down a chain of revocations', async () => {
+    const byStixId = new Map(v18.patterns.map((object) => [object.id, object]));
+    const revokedBy = new Map(
+      v18.objects
+        .filter((object) => object.type === 'relationship' && object.relationship_type === 'revoked-by')
+        .filter((object) => byStixId.has(object.source_ref) && byStixId.has(object.target_ref))
+        .map((object) => [object.source_ref, object.target_ref]),
+    );
+    const finalSuccessor = (stixId: string): string => {
+      const next = revokedBy.get(stixId)!;
+      return byStixId.get(next)!.revoked ? finalSuccessor(next) : v18.ttp(byStixId.get(next)!).external_id;
+    };
+    const expected = v18.patterns
+      .filter((object) => object.revoked)
+      .map((object) => [v18.ttp(object).external_id, finalSuccessor(object.id)])
+      .sort();
+    const stored = await app.services.prisma.technique.findMany({
+      where: { revoked: true, stixId: { not: null } },
+      select: { ttpId: true, revokedByTtpId: true },
+      orderBy: { ttpId: 'asc' },
+    });
+    expect(stored.map((row) => [row.ttpId, row.revokedByTtpId])).toEqual(expected);
+    expect(expected).toHaveLength(132);
+    expect(Object.fromEntries(expected)).toMatchObject({ T1086: 'T1059.001', T1150: 'T1647', T1073: 'T1574.001' });
+    expect(await app.services.prisma.technique.count({ where: { revoked: false, revokedByTtpId: { not: null } } })).toBe(0);
+
+    const viewer = await app.tokenFor('viewer');
+    const rest = await app.api('GET', '/techniques/T1086', { token: viewer });
+    expect(rest.body).toMatchObject({ ttp_id: 'T1086', revoked: true, revoked_by_ttp_id: 'T1059.001' });
+    const graphql = await app.graphql('{ technique(ttpId: "T1059.001") { revokedByTtpId } }', {}, viewer);
+    expect(graphql.data.technique).toEqual({ revokedByTtpId: null });
+  });
+
   it('stores tactics in matrix order, technique fields, mitigations with their description, and actors', async () => {
     const viewer = await app.tokenFor('viewer');
     const tactics = await app.graphql('{ tactics { externalId shortName name matrixOrder } }', {}, viewer);

@@ -58,6 +58,7 @@ const techniqueRow = (t: TechniqueRecord & { id: string }): Row => ({
   attack_version: t.attackVersion,
   attack_modified: t.attackModified,
   revoked: t.revoked,
+  revoked_by_ttp_id: t.revokedByTtpId,
   deprecated: t.deprecated,
   url: t.url,
 });

@@ -36,6 +36,8 @@ export interface TechniqueRecord {
   attackVersion: string | null;
   attackModified: Date | null;
   revoked: boolean;
+  /** ttp id of the technique ATT&CK says replaced this one (`revoked-by`), for revoked techniques. */
+  revokedByTtpId: string | null;
   deprecated: boolean;
   url: string | null;
 }
@@ -165,6 +167,7 @@ function techniqueOf(object: StixObject, tactics: Map<string, TacticRecord>): Te
     attackVersion: typeof object.x_mitre_version === 'string' ? object.x_mitre_version : null,
     attackModified: date(object.modified),
     revoked: object.revoked === true,
+    revokedByTtpId: null,
     deprecated: object.x_mitre_deprecated === true,
     url: reference.url ?? null,
   };
@@ -207,6 +210,31 @@ function relationships(objects: StixObject[], type: string, sourceType: string):
     }));
 }
 
+/**
+ * Gives each revoked technique the ttp id of its successor from the attack-pattern → attack-pattern `revoked-by`
+ * relationships. A successor that is itself revoked is followed to the end of the chain (a loop gives none).
+ */
+function linkSuccessors(objects: StixObject[], techniques: TechniqueRecord[]): void {
+  const byStixId = new Map(techniques.map((technique) => [technique.stixId, technique]));
+  const revokedBy = new Map<string, string>();
+  for (const object of objects) {
+    if (object.type !== 'relationship' || object.relationship_type !== 'revoked-by' || object.revoked) continue;
+    const source = byStixId.get(text(object.source_ref));
+    const target = byStixId.get(text(object.target_ref));
+    if (source && target && source !== target) revokedBy.set(source.stixId, target.stixId);
+  }
+  for (const technique of techniques) {
+    if (!technique.revoked) continue;
+    const seen = new Set([technique.stixId]);
+    let successor = revokedBy.get(technique.stixId);
+    while (successor && byStixId.get(successor)?.revoked && revokedBy.has(successor) && !seen.has(successor)) {
+      seen.add(successor);
+      successor = revokedBy.get(successor);
+    }
+    technique.revokedByTtpId = successor && !seen.has(successor) ? (byStixId.get(successor)?.ttpId ?? null) : null;
+  }
+}
+
 /** Reads the ATT&CK Enterprise catalog out of a STIX 2.1 bundle. */
 export function parseAttackBundle(json: string): AttackCatalog {
   const objects = bundleObjects(json);
@@ -232,6 +260,7 @@ export function parseAttackBundle(json: string): AttackCatalog {
     }
   }
   if (!tactics.length && !techniques.length) throw new InvalidBundleError('the bundle holds no ATT&CK tactics or techniques');
+  linkSuccessors(objects, techniques);
   return {
     tactics,
     techniques,

@@ -15,6 +15,12 @@ const catalog = catalogOf(
     technique('T1059.001'),
     technique('T1190'),
     technique('T1086', { revoked: true }),
+    technique('T1150', { revoked: true }),
+    technique('T1547.011', { revoked: true }),
+    technique('T1647'),
+    technique('T1088', { revoked: true }),
+    technique('T1089', { revoked: true }),
+    technique('T1064', { revoked: true }),
     technique('T1500', { deprecated: true }),
   ],
   [
@@ -24,7 +30,13 @@ const catalog = catalogOf(
     { id: 'other', externalId: 'G0099', name: 'Other', aliases: ['Shared Name'] },
     { id: 'fin7', externalId: 'G0046', name: 'FIN7', aliases: ['FIN7'] },
   ],
-  new Map([['T1086', 'T1059.001']]),
+  new Map([
+    ['T1086', 'T1059.001'],
+    ['T1150', 'T1547.011'],
+    ['T1547.011', 'T1647'],
+    ['T1088', 'T1089'],
+    ['T1089', 'T1088'],
+  ]),
 );
 const linked = (text: string, references: string[] = []) => {
   const found = findMentions(catalog, text, references);
@@ -46,6 +58,12 @@ describe('the matcher', () => {
     const found = linked('T1086, T1190.999 and T1500');
     expect(found.techniqueIds).toEqual(['T1086', 'T1190.999', 'T1500']);
     expect(found.techniques).toEqual(['T1086→T1059.001', 'T1190.999→T1190']);
+  });
+
+  it('follows a chain of revocations to the active successor; a loop or a revoked id without a successor links nothing', () => {
+    const found = linked('T1150, T1088 and T1064');
+    expect(found.techniqueIds).toEqual(['T1064', 'T1088', 'T1150']);
+    expect(found.techniques).toEqual(['T1150→T1647']);
   });
 
   it('matches names as the catalog writes them, names with digits in any case, the longest name first, never ambiguous or short ones', () => {

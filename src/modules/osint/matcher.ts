@@ -58,13 +58,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 export async function loadCatalog(db: Db): Promise<Catalog> {
   const [techniques, actors] = await Promise.all([
-    db.technique.findMany({ select: { id: true, ttpId: true, statusGlobal: true, revoked: true, deprecated: true } }),
+    db.technique.findMany({ select: { id: true, ttpId: true, statusGlobal: true, revoked: true, deprecated: true, revokedByTtpId: true } }),
     db.threatActor.findMany({
       where: { revoked: false, deprecated: false },
       select: { id: true, externalId: true, name: true, aliases: true },
     }),
   ]);
-  return catalogOf(techniques, actors);
+  const successors = new Map(
+    techniques.flatMap((row) => (row.revoked && row.revokedByTtpId ? [[row.ttpId, row.revokedByTtpId] as const] : [])),
+  );
+  return catalogOf(techniques, actors, successors);
 }
 
 type TechniqueRow = { id: string; ttpId: string; statusGlobal: CoverageStatus; revoked: boolean; deprecated: boolean };
@@ -109,13 +112,19 @@ export function catalogOf(techniques: TechniqueRow[], actors: ActorRow[], succes
   return catalog;
 }
 
-/** The technique an id stands for: itself if active, else its successor; a sub-technique the catalog lacks falls back to its parent. */
-function resolveTechnique(catalog: Catalog, ttpId: string): CatalogTechnique | null {
+/** Revoked-by links followed at most; a longer chain (or a loop) links nothing. */
+const MAX_SUCCESSION = 8;
+
+/**
+ * The technique an id stands for: itself if active, else its successor (followed down a chain of revocations);
+ * a sub-technique the catalog lacks falls back to its parent.
+ */
+function resolveTechnique(catalog: Catalog, ttpId: string, hops = 0): CatalogTechnique | null {
   const own = catalog.techniques.get(ttpId);
   if (own?.active) return own;
   const successor = catalog.successors.get(ttpId);
-  if (successor) return catalog.techniques.get(successor)?.active ? catalog.techniques.get(successor)! : null;
-  if (!own && ttpId.includes('.')) return resolveTechnique(catalog, ttpId.split('.')[0]);
+  if (successor) return hops < MAX_SUCCESSION ? resolveTechnique(catalog, successor, hops + 1) : null;
+  if (!own && ttpId.includes('.')) return resolveTechnique(catalog, ttpId.split('.')[0], hops);
   return null;
 }
 

@@ -100,7 +100,11 @@ let admin: string;
 let lead: string;
 const feeds: Record<string, string> = {};
 
-async function technique(ttpId: string, statusGlobal: CoverageStatus = 'not_evaluated', extra: { revoked?: boolean } = {}) {
+async function technique(
+  ttpId: string,
+  statusGlobal: CoverageStatus = 'not_evaluated',
+  extra: { revoked?: boolean; revokedByTtpId?: string } = {},
+) {
   await app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution', statusGlobal, ...extra } });
 }
 async function actor(externalId: string, name: string, aliases: string[]) {
@@ -136,7 +140,7 @@ beforeAll(async () => {
   for (const ttpId of ['T1059', 'T1059.001', 'T1190']) await technique(ttpId);
   await technique('T1566', 'validated');
   await technique('T1003', 'partial');
-  await technique('T1086', 'not_evaluated', { revoked: true });
+  await technique('T1086', 'not_evaluated', { revoked: true, revokedByTtpId: 'T1059.001' });
   await actor('G0007', 'APT28', ['Fancy Bear', 'Sofacy']);
   await actor('G0010', 'Turla', ['Snake']);
   await actor('G0032', 'Lazarus Group', ['HIDDEN COBRA']);
@@ -218,7 +222,7 @@ describe('OSINT feeds', () => {
     expect(await app.services.prisma.osintItem.count()).toBe(4);
   });
 
-  it('an Atom feed links names and group ids; a technique already flagged is not flagged again; a revoked id is kept but not linked', async () => {
+  it('an Atom feed links names and group ids; a technique already flagged is not flagged again; a revoked id links its successor', async () => {
     const before = (await notices()).length;
     await addFeed('Advisories', 'atom', `${base}/feeds/atom.xml`);
     expect((await sync('Advisories')).body).toMatchObject({ status: 'succeeded', items_added: 2, flagged: 1 });
@@ -231,7 +235,10 @@ describe('OSINT feeds', () => {
       link: 'https://advisories.example/a1',
     });
     expect(byKey['urn:example:advisory:2']).toMatchObject({ mentioned_ttps: ['T1059', 'T1086'], mentioned_groups: ['G0007'] });
-    expect(byKey['urn:example:advisory:2'].techniques.map((link: any) => link.ttp_id)).toEqual(['T1059']);
+    expect(byKey['urn:example:advisory:2'].techniques.map((link: any) => [link.ttp_id, link.mentioned])).toEqual([
+      ['T1059', 'T1059'],
+      ['T1059.001', 'T1086'],
+    ]);
     expect(await flagged()).toEqual(['T1059', 'T1059.001', 'T1190']);
     await eventsSettled(app);
     const told = await notices();
