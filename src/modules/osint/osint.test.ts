@@ -25,15 +25,30 @@ const taxiiObject = (n: number, text: string) => ({
   description: text,
   object_refs: [],
 });
+/** When the collection's objects were added (microseconds, as TAXII servers write them): pages 1 and 2, then a later object. */
+const ADDED = ['2026-11-11T00:00:00.000001Z', '2026-11-12T08:00:00.123456Z', '2026-11-13T09:30:00.654321Z'];
+/** The objects page: from the start in two pages, or only what was added after `added_after`, with X-TAXII-Date-Added-Last. */
+function taxiiObjects(query: URLSearchParams) {
+  const addedAfter = query.get('added_after');
+  if (addedAfter === null) {
+    return query.get('next') === 'page-2'
+      ? { body: { more: false, objects: [taxiiObject(2, 'Second page: T1190 by APT28.')] }, addedLast: ADDED[1] }
+      : { body: { more: true, next: 'page-2', objects: [taxiiObject(1, 'First page: T1003 in use.')] }, addedLast: ADDED[0] };
+  }
+  if (addedAfter === ADDED[1])
+    return { body: { more: false, objects: [taxiiObject(3, 'Third: T1566 in a new wave.')] }, addedLast: ADDED[2] };
+  if (addedAfter === ADDED[2]) return { body: {} };
+  return null;
+}
 function respond(
   path: string,
   query: URLSearchParams,
   accept: string | undefined,
-): { status: number; body: string | Buffer; type: string } | 'stream' {
+): { status: number; body: string | Buffer; type: string; headers?: Record<string, string> } | 'stream' {
   const xml = (body: Buffer | string) => ({ status: 200, body, type: 'application/rss+xml' });
-  const taxii = (body: unknown) =>
+  const taxii = (body: unknown, headers: Record<string, string> = {}) =>
     accept === TAXII_MEDIA_TYPE
-      ? { status: 200, body: JSON.stringify(body), type: TAXII_MEDIA_TYPE }
+      ? { status: 200, body: JSON.stringify(body), type: TAXII_MEDIA_TYPE, headers }
       : { status: 406, body: '', type: 'text/plain' };
   switch (path) {
     case '/feeds/rss.xml':
@@ -52,10 +67,11 @@ function respond(
       return taxii({ title: 'Example TAXII', api_roots: ['/api1/'], default: '/api1/' });
     case '/api1/collections/':
       return taxii({ collections: [{ id: 'c-intel', title: 'Intel', can_read: true, can_write: false }] });
-    case '/api1/collections/c-intel/objects/':
-      return query.get('next') === 'page-2'
-        ? taxii({ more: false, objects: [taxiiObject(2, 'Second page: T1190 by APT28.')] })
-        : taxii({ more: true, next: 'page-2', objects: [taxiiObject(1, 'First page: T1003 in use.')] });
+    case '/api1/collections/c-intel/objects/': {
+      const page = taxiiObjects(query);
+      if (!page) return { status: 400, body: 'unexpected added_after', type: 'text/plain' };
+      return taxii(page.body, page.addedLast ? { 'X-TAXII-Date-Added-Last': page.addedLast } : {});
+    }
     default:
       return { status: 404, body: 'not found', type: 'text/plain' };
   }
@@ -87,7 +103,7 @@ beforeAll(async () => {
       push();
       return;
     }
-    res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
+    res.writeHead(answer.status, { 'content-type': answer.type, ...answer.headers }).end(answer.body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -277,12 +293,45 @@ describe('OSINT feeds', () => {
       ['TAXII report 2', ['T1190'], ['G0007']],
       ['TAXII report 1', ['T1003'], []],
     ]);
-    expect((await sync('TAXII')).body.items_added).toBe(0);
     await addFeed('TAXII missing', 'taxii', `${base}/taxii2/`, { collection: 'nope' });
     expect((await sync('TAXII missing')).body).toMatchObject({
       status: 'failed',
       error: 'the TAXII API root has no readable collection nope',
     });
+  });
+
+  it('the next TAXII sync asks only for objects added after the X-TAXII-Date-Added-Last it kept, and follows the answer', async () => {
+    const objectsAfter = (added: string) =>
+      `/api1/collections/c-intel/objects/?${new URLSearchParams({ limit: '500', added_after: added })}`;
+    const feed = async () => (await app.api('GET', `/osint/feeds/${feeds.TAXII}`, { token: lead })).body;
+    expect(await feed()).toMatchObject({ added_after: ADDED[1] });
+
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 1, items_added: 1 });
+    expect(taxiiRequests.map((request) => request.path)).toEqual(['/taxii2/', '/api1/collections/', objectsAfter(ADDED[1])]);
+    expect((await items(`feed_id=${feeds.TAXII}`)).items.map((item: any) => [item.title, item.mentioned_ttps])).toEqual([
+      ['TAXII report 3', ['T1566']],
+      ['TAXII report 2', ['T1190']],
+      ['TAXII report 1', ['T1003']],
+    ]);
+    expect(await feed()).toMatchObject({ added_after: ADDED[2] });
+
+    // Nothing new: an empty answer without the header keeps the point reached.
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 0, items_added: 0 });
+    expect(taxiiRequests.at(-1)?.path).toBe(objectsAfter(ADDED[2]));
+    expect(await feed()).toMatchObject({ added_after: ADDED[2] });
+
+    // Another collection (here the same one named by its title) is read from its start again.
+    const moved = await app.api('PATCH', `/osint/feeds/${feeds.TAXII}`, { token: admin, body: { collection: 'Intel' } });
+    expect(moved).toMatchObject({ status: 200, body: { collection: 'Intel', added_after: null } });
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 2, items_added: 0 });
+    expect(taxiiRequests.slice(2).map((request) => request.path)).toEqual([
+      '/api1/collections/c-intel/objects/?limit=500',
+      '/api1/collections/c-intel/objects/?limit=500&next=page-2',
+    ]);
+    expect(await feed()).toMatchObject({ added_after: ADDED[1] });
   });
 
   it('hostile feeds are refused and recorded on the run in plain words, never a server error', async () => {

@@ -6,7 +6,7 @@ const TAG = 'OSINT';
 const ITEM_FIELDS = `id feedId feedName key title summary link publishedAt createdAt mentionedTtps mentionedGroups mentionedSoftware cves review
   validTransitions reviewedAt reviewedById techniques { ttpId name mentioned } actors { externalId name mentioned }`;
 const RUN_FIELDS = 'id feedId trigger status startedAt finishedAt itemsSeen itemsAdded flagged notes error triggeredById';
-const FEED_FIELDS = `id name kind location collection enabled schedule status error lastRunAt lastSuccessAt itemCount
+const FEED_FIELDS = `id name kind location collection addedAfter enabled schedule status error lastRunAt lastSuccessAt itemCount
   lastRun { ${RUN_FIELDS} } createdAt updatedAt`;
 const ITEM_FILTERS = '$feedId: UUID, $actor: String, $from: DateTime, $to: DateTime, $search: String, $review: OsintReviewStatus';
 const ITEM_FILTER_ARGS = 'feedId: $feedId, actor: $actor, from: $from, to: $to, search: $search, review: $review';

@@ -85,7 +85,12 @@ export async function updateFeed(services: Services, actor: Actor, id: string, i
   checkCollection(changes.kind ?? before.kind, changes.collection === undefined ? before.collection : changes.collection);
   return uniqueName(() =>
     inTransaction(services, actor, async (uow) => {
-      const feed = await uow.tx.osintFeed.update({ where: { id: before.id }, data: changes });
+      // Another place or collection is another sequence of date_added: read it from its start.
+      const moved = (['kind', 'location', 'collection'] as const).some((key) => changes[key] !== undefined && changes[key] !== before[key]);
+      const feed = await uow.tx.osintFeed.update({
+        where: { id: before.id },
+        data: { ...changes, ...(moved ? { addedAfter: null } : {}) },
+      });
       await uow.audit({ action: 'update_osint_feed', entityType: 'osint_feed', entityId: feed.id, details: { changes } });
       services.jobs.assertAvailable();
       uow.afterCommit(() => applySchedule(services, feed));

@@ -50,6 +50,11 @@ export const OsintFeedType = builder.prismaObject('OsintFeed', {
       description: 'http(s) URL, file: URL or absolute path; for TAXII the discovery or API root URL.',
     }),
     collection: t.exposeString('collection', { nullable: true, description: 'TAXII only: the collection id (or title) to read.' }),
+    addedAfter: t.exposeString('addedAfter', {
+      nullable: true,
+      description:
+        "TAXII only: the server's X-TAXII-Date-Added-Last at the last sync; the next sync asks only for objects added after it (null: from the start).",
+    }),
     enabled: t.exposeBoolean('enabled'),
     schedule: t.exposeString('schedule', { nullable: true, description: 'cron pattern (UTC), at most hourly; null: on request only.' }),
     status: t.field({ type: SyncStatusRef, select: { status: true }, resolve: (feed) => feed.status }),
