@@ -78,6 +78,23 @@ export const TABLES = {
       attack_modified: 'timestamptz',
     },
   },
+  software: {
+    table: 'software',
+    stamped: true,
+    columns: {
+      id: 'uuid',
+      stix_id: 'text',
+      external_id: 'text',
+      kind: '"SoftwareKind"',
+      name: 'text',
+      aliases: 'text[]',
+      description: 'text',
+      platforms: 'text[]',
+      revoked: 'boolean',
+      deprecated: 'boolean',
+      attack_modified: 'timestamptz',
+    },
+  },
   techniqueMitigations: {
     table: 'technique_mitigations',
     stamped: false,

@@ -155,6 +155,7 @@ describe('ATT&CK Enterprise catalog sync', () => {
       mitigations: 44,
       threat_actors: 166,
       actor_techniques: 4046,
+      software: 0,
     });
     expect(first.changes.techniques).toMatchObject({ new: v17.patterns.length, updated: 0, unchanged: 0, conflicts: [] });
     expect(first.changes.tactics).toEqual({ new: 14, updated: 0, unchanged: 0 });
@@ -202,6 +203,7 @@ describe('ATT&CK Enterprise catalog sync', () => {
       mitigations: 44,
       threat_actors: 172,
       actor_techniques: 4362,
+      software: 784,
     });
     expect(result.counts.techniques + result.counts.sub_techniques).toBe(v18.patterns.filter(v18.active).length);
     expect(await app.services.prisma.technique.count({ where: { isCustom: false } })).toBe(v18.patterns.length);
@@ -252,6 +254,26 @@ describe('ATT&CK Enterprise catalog sync', () => {
     });
     const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id: testOnRevoked.id }, include: { technique: true } });
     expect(test.technique).toMatchObject({ id: testOnRevoked.techniqueId, revoked: true });
+  });
+
+  it('keeps ATT&CK software (malware and tools) with their aliases; only active ones are counted', async () => {
+    const software = v18.objects.filter((object) => object.type === 'malware' || object.type === 'tool');
+    expect(secondChanges.software).toEqual({ new: software.length, updated: 0, unchanged: 0 });
+    expect(await app.services.prisma.software.count()).toBe(787);
+    const mimikatz = await app.services.prisma.software.findFirstOrThrow({ where: { externalId: 'S0002' } });
+    expect(mimikatz).toMatchObject({
+      stixId: 'tool--afc079f3-c0ea-4096-b75d-3f05338b7f60',
+      kind: 'tool',
+      name: 'Mimikatz',
+      aliases: ['Mimikatz'],
+      platforms: ['Windows'],
+      revoked: false,
+      deprecated: false,
+    });
+    expect(mimikatz.description).toContain('credential dumper');
+    const uroburos = await app.services.prisma.software.findFirstOrThrow({ where: { externalId: 'S0022' } });
+    expect(uroburos).toMatchObject({ kind: 'malware', name: 'Uroburos', aliases: ['Uroburos', 'Snake'] });
+    expect(await app.services.prisma.software.count({ where: { OR: [{ revoked: true }, { deprecated: true }] } })).toBe(3);
   });
 
   it('a revoked technique names its successor from the revoked-by relationships, followed down a chain of revocations', async () => {

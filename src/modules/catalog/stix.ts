@@ -64,6 +64,19 @@ export interface ThreatActorRecord {
   attackModified: Date | null;
 }
 
+export interface SoftwareRecord {
+  stixId: string;
+  externalId: string | null;
+  kind: 'malware' | 'tool';
+  name: string;
+  aliases: string[];
+  description: string;
+  platforms: string[];
+  revoked: boolean;
+  deprecated: boolean;
+  attackModified: Date | null;
+}
+
 /** A relationship from `sourceRef` to `targetRef` (STIX ids) with its description. */
 export interface RelationshipRecord {
   stixId: string;
@@ -77,6 +90,8 @@ export interface AttackCatalog {
   techniques: TechniqueRecord[];
   mitigations: MitigationRecord[];
   actors: ThreatActorRecord[];
+  /** `malware` and `tool` objects with an ATT&CK id. */
+  software: SoftwareRecord[];
   /** course-of-action → attack-pattern `mitigates`, active only. */
   mitigates: RelationshipRecord[];
   /** intrusion-set → attack-pattern `uses`, active only. */
@@ -192,6 +207,26 @@ function actorOf(object: StixObject): ThreatActorRecord {
   };
 }
 
+function softwareOf(object: StixObject & { type: 'malware' | 'tool' }): SoftwareRecord | null {
+  const externalId = attackReference(object)?.external_id;
+  if (!externalId) return null;
+  return {
+    stixId: object.id,
+    externalId,
+    kind: object.type,
+    name: text(object.name),
+    aliases: strings(object.x_mitre_aliases),
+    description: text(object.description),
+    platforms: strings(object.x_mitre_platforms),
+    revoked: object.revoked === true,
+    deprecated: object.x_mitre_deprecated === true,
+    attackModified: date(object.modified),
+  };
+}
+
+const isSoftware = (object: StixObject): object is StixObject & { type: 'malware' | 'tool' } =>
+  object.type === 'malware' || object.type === 'tool';
+
 function relationships(objects: StixObject[], type: string, sourceType: string): RelationshipRecord[] {
   return objects
     .filter(
@@ -243,6 +278,7 @@ export function parseAttackBundle(json: string): AttackCatalog {
   const techniques: TechniqueRecord[] = [];
   const mitigations: MitigationRecord[] = [];
   const actors: ThreatActorRecord[] = [];
+  const software: SoftwareRecord[] = [];
   for (const object of objects) {
     if (object.type === 'attack-pattern') {
       const technique = techniqueOf(object, tacticByShortName);
@@ -257,6 +293,9 @@ export function parseAttackBundle(json: string): AttackCatalog {
       });
     } else if (object.type === 'intrusion-set') {
       actors.push(actorOf(object));
+    } else if (isSoftware(object)) {
+      const record = softwareOf(object);
+      if (record) software.push(record);
     }
   }
   if (!tactics.length && !techniques.length) throw new InvalidBundleError('the bundle holds no ATT&CK tactics or techniques');
@@ -266,6 +305,7 @@ export function parseAttackBundle(json: string): AttackCatalog {
     techniques,
     mitigations,
     actors,
+    software,
     mitigates: relationships(objects, 'mitigates', 'course-of-action'),
     uses: relationships(objects, 'uses', 'intrusion-set'),
   };

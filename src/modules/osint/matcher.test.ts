@@ -37,6 +37,14 @@ const catalog = catalogOf(
     ['T1088', 'T1089'],
     ['T1089', 'T1088'],
   ]),
+  [
+    { id: 'mimikatz', externalId: 'S0002', name: 'Mimikatz', aliases: ['Mimikatz'] },
+    { id: 'cobalt', externalId: 'S0154', name: 'Cobalt Strike', aliases: ['Cobalt Strike'] },
+    { id: 'uroburos', externalId: 'S0022', name: 'Uroburos', aliases: ['Uroburos', 'Snake'] },
+    { id: 'ps1', externalId: 'S9991', name: 'PS1', aliases: ['PS1'] },
+    { id: 'p2p', externalId: 'S9992', name: 'P2P ZeuS', aliases: ['P2P ZeuS', 'Shared Tool'] },
+    { id: 'other-tool', externalId: 'S9993', name: 'Other Tool', aliases: ['Shared Tool'] },
+  ],
 );
 const linked = (text: string, references: string[] = []) => {
   const found = findMentions(catalog, text, references);
@@ -72,6 +80,14 @@ describe('the matcher', () => {
     expect(linked('apt28 again').groupIds).toEqual(['G0007']);
     expect(linked('G0010 and G9999').groupIds).toEqual(['G0010', 'G9999']);
     expect(linked('G0010 and G9999').actors).toEqual(['G0010→turla']);
+  });
+
+  it('matches software names and aliases as whole words, as for groups; a name an actor also bears links both', () => {
+    expect(linked('Cobalt Strike beacons and Mimikatz, then p2p zeus').softwareIds).toEqual(['S0002', 'S0154', 'S9992']);
+    expect(linked('mimikatz, Mimikatzz, XMimikatz, cobalt strike, Shared Tool, Cobalt').softwareIds).toEqual([]);
+    expect(linked('run.ps1 and PS1').softwareIds).toEqual([]);
+    const snake = linked('A Snake implant (S0154 too)');
+    expect(snake).toMatchObject({ softwareIds: ['S0022', 'S0154'], groupIds: ['G0010'], actors: ['Snake→turla'] });
   });
 
   it('keeps software ids and CVE ids (upper case), and the ids a source states outright', () => {

@@ -160,6 +160,15 @@ beforeAll(async () => {
   await actor('G0007', 'APT28', ['Fancy Bear', 'Sofacy']);
   await actor('G0010', 'Turla', ['Snake']);
   await actor('G0032', 'Lazarus Group', ['HIDDEN COBRA']);
+  await app.services.prisma.software.create({
+    data: {
+      stixId: 'malware--00000000-0000-4000-8000-000000000022',
+      externalId: 'S0022',
+      kind: 'malware',
+      name: 'Uroburos',
+      aliases: ['Uroburos', 'Snake'],
+    },
+  });
 });
 
 describe('OSINT feeds', () => {
@@ -209,7 +218,13 @@ describe('OSINT feeds', () => {
     });
     expect(byKey['rss-1'].techniques.map((link: any) => link.ttp_id)).toEqual(['T1059.001', 'T1566']);
     expect(byKey['rss-1'].actors).toEqual([{ external_id: 'G0007', name: 'APT28', mentioned: 'Fancy Bear' }]);
-    expect(byKey['rss-2']).toMatchObject({ title: 'Turla returns', link: null, mentioned_ttps: ['T1059'], mentioned_groups: ['G0010'] });
+    expect(byKey['rss-2']).toMatchObject({
+      title: 'Turla returns',
+      link: null,
+      mentioned_ttps: ['T1059'],
+      mentioned_groups: ['G0010'],
+      mentioned_software: ['S0022'],
+    });
     expect(byKey['rss-2'].summary).toBe('A new Snake implant runs commands through T1059 .');
     expect(JSON.stringify(page)).not.toMatch(/<script|onerror|javascript:/i);
     expect(byKey['rss-3']).toMatchObject({ mentioned_ttps: [], mentioned_groups: [], actors: [], review: 'not_flagged' });
