@@ -276,6 +276,24 @@ describe('ATT&CK Enterprise catalog sync', () => {
     expect(await app.services.prisma.software.count({ where: { OR: [{ revoked: true }, { deprecated: true }] } })).toBe(3);
   });
 
+  it('lists software to every role, filtered by kind and by name, alias or S id; GraphQL answers the same', async () => {
+    const viewer = await app.tokenFor('viewer');
+    const all = await app.api('GET', '/software?limit=1', { token: viewer });
+    expect(all).toMatchObject({ status: 200, body: { total: 784, offset: 0, limit: 1 } });
+    expect((await app.api('GET', '/software?include_deprecated=true&limit=1', { token: viewer })).body.total).toBe(787);
+    const tools = v18.objects.filter((object) => object.type === 'tool' && v18.active(object)).length;
+    expect((await app.api('GET', '/software?kind=tool&limit=1', { token: viewer })).body.total).toBe(tools);
+    const snake = await app.api('GET', '/software?search=snake', { token: viewer });
+    expect(snake.body.items.map((item: any) => [item.external_id, item.kind, item.name])).toContainEqual(['S0022', 'malware', 'Uroburos']);
+    const byId = await app.api('GET', '/software?search=s0002', { token: viewer });
+    expect(byId.body.items).toEqual([
+      expect.objectContaining({ external_id: 'S0002', kind: 'tool', name: 'Mimikatz', aliases: ['Mimikatz'], platforms: ['Windows'] }),
+    ]);
+    const graphql = await app.graphql('{ software(filter: { search: "S0002" }) { total items { externalId name } } }', {}, viewer);
+    expect(graphql.data.software).toEqual({ total: 1, items: [{ externalId: 'S0002', name: 'Mimikatz' }] });
+    expect((await app.api('GET', '/software?kind=virus', { token: viewer })).status).toBe(400);
+  });
+
   it('a revoked technique names its successor from the revoked-by relationships, followed down a chain of revocations', async () => {
     const byStixId = new Map(v18.patterns.map((object) => [object.id, object]));
     const revokedBy = new Map(
