@@ -393,6 +393,9 @@ describe('OSINT reads and review', () => {
       expect((await items(`actor=${actor}`)).total, actor).toBe(3);
     }
     expect((await items('search=roundup')).items.map((item: any) => item.key)).toEqual(['rss-3']);
+    expect((await items('software=S0022')).items.map((item: any) => item.key)).toEqual(['rss-2']);
+    expect((await items('software=S0002')).items.map((item: any) => item.key)).toEqual(['rss-1']);
+    expect((await app.api('GET', '/osint/items?software=Mimikatz', { token: lead })).body).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect((await items('from=2026-11-03T00:00:00Z&to=2026-11-04T23:59:59Z')).items.map((item: any) => item.key)).toEqual([
       'rss-3',
       'rss-2',

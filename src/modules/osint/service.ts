@@ -130,6 +130,11 @@ const itemFilterSchema = z
     feedId: z.guid('must be a UUID').nullish(),
     ttpId: ttpId.nullish(),
     actor: z.string().trim().min(1).max(200).nullish(),
+    software: z
+      .string()
+      .trim()
+      .regex(/^S\d{4}$/, 'must be an ATT&CK software id such as S0002')
+      .nullish(),
     from: z.date().nullish(),
     to: z.date().nullish(),
     search: z.string().trim().max(200).nullish(),
@@ -159,6 +164,7 @@ export async function listItems(services: Services, filter: unknown, paging: unk
     AND: [
       found.ttpId ? { OR: [{ techniques: { some: { technique: { ttpId: found.ttpId } } } }, { techniqueIds: { has: found.ttpId } }] } : {},
       found.actor ? actorWhere(found.actor) : {},
+      found.software ? { softwareIds: { has: found.software } } : {},
       found.search
         ? { OR: [{ title: { contains: found.search, mode: 'insensitive' } }, { summary: { contains: found.search, mode: 'insensitive' } }] }
         : {},
