@@ -31,6 +31,7 @@ import { knowledgeRoutes } from '../src/modules/knowledge/routes.ts';
 import { worklogRoutes } from '../src/modules/worklogs/routes.ts';
 import { osintRoutes } from '../src/modules/osint/routes.ts';
 import { trackerRoutes } from '../src/modules/tracker/routes.ts';
+import { catalogRoutes } from '../src/modules/catalog/routes.ts';
 import type { Route } from './types.ts';
 
 /** Every REST route of /api/v1: the one table behind the adapter, the OpenAPI document and the matrix test. */
@@ -68,4 +69,5 @@ export const routes: readonly Route[] = [
   ...worklogRoutes,
   ...osintRoutes,
   ...trackerRoutes,
+  ...catalogRoutes,
 ];

@@ -102,23 +102,27 @@ export function joinLocation(base: string, ...parts: string[]): string {
   return join(localPath(base), ...parts);
 }
 
-/** How to read a source: a smaller byte cap than MAX_SOURCE_BYTES, request headers (e.g. a media type to accept). */
+/**
+ * How to read a source: a smaller byte cap than MAX_SOURCE_BYTES, request headers (e.g. a media type to accept),
+ * and a callback given the response headers of an http(s) read that succeeded.
+ */
 export interface ReadOptions {
   maxBytes?: number;
   headers?: Record<string, string>;
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** The bytes at a location (http(s) URL through the guarded fetch, file: URL or path), never more than the cap held. */
 export async function readSourceBytes(location: string, access: SourceAccess, options: ReadOptions = {}): Promise<Buffer> {
   const maxBytes = Math.min(options.maxBytes ?? MAX_SOURCE_BYTES, MAX_SOURCE_BYTES);
-  return isHttp(location) ? fetchSourceBytes(location, access, maxBytes, options.headers) : readLocalBytes(location, maxBytes);
+  return isHttp(location) ? fetchSourceBytes(location, access, maxBytes, options) : readLocalBytes(location, maxBytes);
 }
 
 async function fetchSourceBytes(
   location: string,
   access: SourceAccess,
   maxBytes: number,
-  headers?: Record<string, string>,
+  { headers, onHeaders }: ReadOptions,
 ): Promise<Buffer> {
   const tooLarge = () => new SourceUnavailableError(location, `larger than ${maxBytes} bytes`);
   try {
@@ -138,6 +142,7 @@ async function fetchSourceBytes(
       if (total > maxBytes) throw tooLarge();
       chunks.push(Buffer.from(chunk));
     }
+    onHeaders?.(response.headers);
     return Buffer.concat(chunks);
   } catch (error) {
     if (error instanceof SourceUnavailableError) throw error;

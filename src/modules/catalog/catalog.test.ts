@@ -155,6 +155,7 @@ describe('ATT&CK Enterprise catalog sync', () => {
       mitigations: 44,
       threat_actors: 166,
       actor_techniques: 4046,
+      software: 0,
     });
     expect(first.changes.techniques).toMatchObject({ new: v17.patterns.length, updated: 0, unchanged: 0, conflicts: [] });
     expect(first.changes.tactics).toEqual({ new: 14, updated: 0, unchanged: 0 });
@@ -202,6 +203,7 @@ describe('ATT&CK Enterprise catalog sync', () => {
       mitigations: 44,
       threat_actors: 172,
       actor_techniques: 4362,
+      software: 784,
     });
     expect(result.counts.techniques + result.counts.sub_techniques).toBe(v18.patterns.filter(v18.active).length);
     expect(await app.services.prisma.technique.count({ where: { isCustom: false } })).toBe(v18.patterns.length);
@@ -252,6 +254,77 @@ describe('ATT&CK Enterprise catalog sync', () => {
     });
     const test = await app.services.prisma.test.findUniqueOrThrow({ where: { id: testOnRevoked.id }, include: { technique: true } });
     expect(test.technique).toMatchObject({ id: testOnRevoked.techniqueId, revoked: true });
+  });
+
+  it('keeps ATT&CK software (malware and tools) with their aliases; only active ones are counted', async () => {
+    const software = v18.objects.filter((object) => object.type === 'malware' || object.type === 'tool');
+    expect(secondChanges.software).toEqual({ new: software.length, updated: 0, unchanged: 0 });
+    expect(await app.services.prisma.software.count()).toBe(787);
+    const mimikatz = await app.services.prisma.software.findFirstOrThrow({ where: { externalId: 'S0002' } });
+    expect(mimikatz).toMatchObject({
+      stixId: 'tool--afc079f3-c0ea-4096-b75d-3f05338b7f60',
+      kind: 'tool',
+      name: 'Mimikatz',
+      aliases: ['Mimikatz'],
+      platforms: ['Windows'],
+      revoked: false,
+      deprecated: false,
+    });
+    expect(mimikatz.description).toContain('credential dumper');
+    const uroburos = await app.services.prisma.software.findFirstOrThrow({ where: { externalId: 'S0022' } });
+    expect(uroburos).toMatchObject({ kind: 'malware', name: 'Uroburos', aliases: ['Uroburos', 'Snake'] });
+    expect(await app.services.prisma.software.count({ where: { OR: [{ revoked: true }, { deprecated: true }] } })).toBe(3);
+  });
+
+  it('lists software to every role, filtered by kind and by name, alias or S id; GraphQL answers the same', async () => {
+    const viewer = await app.tokenFor('viewer');
+    const all = await app.api('GET', '/software?limit=1', { token: viewer });
+    expect(all).toMatchObject({ status: 200, body: { total: 784, offset: 0, limit: 1 } });
+    expect((await app.api('GET', '/software?include_deprecated=true&limit=1', { token: viewer })).body.total).toBe(787);
+    const tools = v18.objects.filter((object) => object.type === 'tool' && v18.active(object)).length;
+    expect((await app.api('GET', '/software?kind=tool&limit=1', { token: viewer })).body.total).toBe(tools);
+    const snake = await app.api('GET', '/software?search=snake', { token: viewer });
+    expect(snake.body.items.map((item: any) => [item.external_id, item.kind, item.name])).toContainEqual(['S0022', 'malware', 'Uroburos']);
+    const byId = await app.api('GET', '/software?search=s0002', { token: viewer });
+    expect(byId.body.items).toEqual([
+      expect.objectContaining({ external_id: 'S0002', kind: 'tool', name: 'Mimikatz', aliases: ['Mimikatz'], platforms: ['Windows'] }),
+    ]);
+    const graphql = await app.graphql('{ software(filter: { search: "S0002" }) { total items { externalId name } } }', {}, viewer);
+    expect(graphql.data.software).toEqual({ total: 1, items: [{ externalId: 'S0002', name: 'Mimikatz' }] });
+    expect((await app.api('GET', '/software?kind=virus', { token: viewer })).status).toBe(400);
+  });
+
+  it('a revoked technique names its successor from the revoked-by relationships, followed down a chain of revocations', async () => {
+    const byStixId = new Map(v18.patterns.map((object) => [object.id, object]));
+    const revokedBy = new Map(
+      v18.objects
+        .filter((object) => object.type === 'relationship' && object.relationship_type === 'revoked-by')
+        .filter((object) => byStixId.has(object.source_ref) && byStixId.has(object.target_ref))
+        .map((object) => [object.source_ref, object.target_ref]),
+    );
+    const finalSuccessor = (stixId: string): string => {
+      const next = revokedBy.get(stixId)!;
+      return byStixId.get(next)!.revoked ? finalSuccessor(next) : v18.ttp(byStixId.get(next)!).external_id;
+    };
+    const expected = v18.patterns
+      .filter((object) => object.revoked)
+      .map((object) => [v18.ttp(object).external_id, finalSuccessor(object.id)])
+      .sort();
+    const stored = await app.services.prisma.technique.findMany({
+      where: { revoked: true, stixId: { not: null } },
+      select: { ttpId: true, revokedByTtpId: true },
+      orderBy: { ttpId: 'asc' },
+    });
+    expect(stored.map((row) => [row.ttpId, row.revokedByTtpId])).toEqual(expected);
+    expect(expected).toHaveLength(132);
+    expect(Object.fromEntries(expected)).toMatchObject({ T1086: 'T1059.001', T1150: 'T1647', T1073: 'T1574.001' });
+    expect(await app.services.prisma.technique.count({ where: { revoked: false, revokedByTtpId: { not: null } } })).toBe(0);
+
+    const viewer = await app.tokenFor('viewer');
+    const rest = await app.api('GET', '/techniques/T1086', { token: viewer });
+    expect(rest.body).toMatchObject({ ttp_id: 'T1086', revoked: true, revoked_by_ttp_id: 'T1059.001' });
+    const graphql = await app.graphql('{ technique(ttpId: "T1059.001") { revokedByTtpId } }', {}, viewer);
+    expect(graphql.data.technique).toEqual({ revokedByTtpId: null });
   });
 
   it('stores tactics in matrix order, technique fields, mitigations with their description, and actors', async () => {

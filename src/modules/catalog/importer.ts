@@ -13,6 +13,7 @@ import {
   parseAttackBundle,
   type AttackCatalog,
   type MitigationRecord,
+  type SoftwareRecord,
   type TacticRecord,
   type TechniqueRecord,
   type ThreatActorRecord,
@@ -30,6 +31,18 @@ const ACTOR_FIELDS = [
   'motivation',
   'motivations',
   'country',
+  'revoked',
+  'deprecated',
+  'attackModified',
+] as const;
+
+const SOFTWARE_FIELDS = [
+  'externalId',
+  'kind',
+  'name',
+  'aliases',
+  'description',
+  'platforms',
   'revoked',
   'deprecated',
   'attackModified',
@@ -58,6 +71,7 @@ const techniqueRow = (t: TechniqueRecord & { id: string }): Row => ({
   attack_version: t.attackVersion,
   attack_modified: t.attackModified,
   revoked: t.revoked,
+  revoked_by_ttp_id: t.revokedByTtpId,
   deprecated: t.deprecated,
   url: t.url,
 });
@@ -82,6 +96,19 @@ const actorRow = (a: ThreatActorRecord & { id: string }): Row => ({
   revoked: a.revoked,
   deprecated: a.deprecated,
   attack_modified: a.attackModified,
+});
+const softwareRow = (s: SoftwareRecord & { id: string }): Row => ({
+  id: s.id,
+  stix_id: s.stixId,
+  external_id: s.externalId,
+  kind: s.kind,
+  name: s.name,
+  aliases: s.aliases,
+  description: s.description,
+  platforms: s.platforms,
+  revoked: s.revoked,
+  deprecated: s.deprecated,
+  attack_modified: s.attackModified,
 });
 const techniqueMitigationRow = (l: StoredLink): Row => ({
   stix_id: l.stixId,
@@ -162,6 +189,7 @@ async function currentCounts(services: Services): Promise<Record<string, number>
       (SELECT count(*) FROM tactics) AS tactics,
       (SELECT count(*) FROM mitigations WHERE NOT deprecated) AS mitigations,
       (SELECT count(*) FROM threat_actors WHERE stix_id LIKE 'intrusion-set--%' AND NOT revoked AND NOT deprecated) AS threat_actors,
+      (SELECT count(*) FROM software WHERE NOT revoked AND NOT deprecated) AS software,
       (SELECT count(*) FROM threat_actor_techniques WHERE stix_id LIKE 'relationship--%') AS actor_techniques,
       (SELECT count(*) FROM technique_mitigations WHERE stix_id LIKE 'relationship--%') AS technique_mitigations,
       (SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom AND revoked) AS revoked_techniques,
@@ -171,7 +199,7 @@ async function currentCounts(services: Services): Promise<Record<string, number>
 
 /**
  * Synchronises the ATT&CK Enterprise catalog from a STIX 2.1 bundle: tactics, techniques and sub-techniques,
- * mitigations and their `mitigates` links, intrusion sets and their `uses` links. Only what changed is
+ * mitigations and their `mitigates` links, intrusion sets and their `uses` links, software (malware and tools). Only what changed is
  * written, in batches of their own transactions, each with its audit entry; a second run of the same bundle
  * writes nothing but its summary audit entry. Custom techniques are never touched, and nothing revoked or deprecated is deleted.
  */
@@ -180,11 +208,12 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
   const started = Date.now();
   const catalog = await loadCatalog(location, services.config);
   const prisma = services.prisma;
-  const [tactics, techniques, mitigations, actors, techniqueMitigations, actorTechniques] = await Promise.all([
+  const [tactics, techniques, mitigations, actors, software, techniqueMitigations, actorTechniques] = await Promise.all([
     prisma.tactic.findMany(),
     prisma.technique.findMany(),
     prisma.mitigation.findMany(),
     prisma.threatActor.findMany({ where: { stixId: { startsWith: 'intrusion-set--' } } }),
+    prisma.software.findMany(),
     prisma.techniqueMitigation.findMany({ select: { stixId: true, mitigationId: true, techniqueId: true, description: true } }),
     prisma.threatActorTechnique.findMany({ select: { id: true, stixId: true, actorId: true, techniqueId: true, procedure: true } }),
   ]);
@@ -193,6 +222,7 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
   const techniquePlan = planTechniques(catalog.techniques, techniques, randomUUID);
   const mitigationPlan = planByStixId(catalog.mitigations, mitigations, MITIGATION_FIELDS, randomUUID);
   const actorPlan = planByStixId(catalog.actors, actors, ACTOR_FIELDS, randomUUID);
+  const softwarePlan = planByStixId(catalog.software, software, SOFTWARE_FIELDS, randomUUID);
   const mitigatesPlan = planLinks(
     catalog.mitigates,
     techniqueMitigations.map((link) => ({
@@ -233,6 +263,7 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
   );
   await writeKind(context, TABLES.mitigations, mitigationPlan, mitigationRow);
   await writeKind(context, TABLES.threatActors, actorPlan, actorRow);
+  await writeKind(context, TABLES.software, softwarePlan, softwareRow);
   await writeLinks(context, TABLES.techniqueMitigations, mitigatesPlan, techniqueMitigationRow);
   await writeLinks(context, TABLES.actorTechniques, usesPlan, actorTechniqueRow);
 
@@ -249,6 +280,7 @@ export const importAttackEnterprise: Importer = async (context): Promise<ImportR
     tactics: summary(tacticPlan),
     mitigations: summary(mitigationPlan),
     threat_actors: summary(actorPlan),
+    software: summary(softwarePlan),
     technique_mitigations: linkSummary(mitigatesPlan),
     actor_techniques: linkSummary(usesPlan),
   };

@@ -13,6 +13,7 @@ export const TECHNIQUE_FIELDS = [
   'attackVersion',
   'attackModified',
   'revoked',
+  'revokedByTtpId',
   'deprecated',
   'url',
   'stixId',

@@ -36,6 +36,8 @@ export interface TechniqueRecord {
   attackVersion: string | null;
   attackModified: Date | null;
   revoked: boolean;
+  /** ttp id of the technique ATT&CK says replaced this one (`revoked-by`), for revoked techniques. */
+  revokedByTtpId: string | null;
   deprecated: boolean;
   url: string | null;
 }
@@ -62,6 +64,19 @@ export interface ThreatActorRecord {
   attackModified: Date | null;
 }
 
+export interface SoftwareRecord {
+  stixId: string;
+  externalId: string | null;
+  kind: 'malware' | 'tool';
+  name: string;
+  aliases: string[];
+  description: string;
+  platforms: string[];
+  revoked: boolean;
+  deprecated: boolean;
+  attackModified: Date | null;
+}
+
 /** A relationship from `sourceRef` to `targetRef` (STIX ids) with its description. */
 export interface RelationshipRecord {
   stixId: string;
@@ -75,6 +90,8 @@ export interface AttackCatalog {
   techniques: TechniqueRecord[];
   mitigations: MitigationRecord[];
   actors: ThreatActorRecord[];
+  /** `malware` and `tool` objects with an ATT&CK id. */
+  software: SoftwareRecord[];
   /** course-of-action → attack-pattern `mitigates`, active only. */
   mitigates: RelationshipRecord[];
   /** intrusion-set → attack-pattern `uses`, active only. */
@@ -165,6 +182,7 @@ function techniqueOf(object: StixObject, tactics: Map<string, TacticRecord>): Te
     attackVersion: typeof object.x_mitre_version === 'string' ? object.x_mitre_version : null,
     attackModified: date(object.modified),
     revoked: object.revoked === true,
+    revokedByTtpId: null,
     deprecated: object.x_mitre_deprecated === true,
     url: reference.url ?? null,
   };
@@ -189,6 +207,26 @@ function actorOf(object: StixObject): ThreatActorRecord {
   };
 }
 
+function softwareOf(object: StixObject & { type: 'malware' | 'tool' }): SoftwareRecord | null {
+  const externalId = attackReference(object)?.external_id;
+  if (!externalId) return null;
+  return {
+    stixId: object.id,
+    externalId,
+    kind: object.type,
+    name: text(object.name),
+    aliases: strings(object.x_mitre_aliases),
+    description: text(object.description),
+    platforms: strings(object.x_mitre_platforms),
+    revoked: object.revoked === true,
+    deprecated: object.x_mitre_deprecated === true,
+    attackModified: date(object.modified),
+  };
+}
+
+const isSoftware = (object: StixObject): object is StixObject & { type: 'malware' | 'tool' } =>
+  object.type === 'malware' || object.type === 'tool';
+
 function relationships(objects: StixObject[], type: string, sourceType: string): RelationshipRecord[] {
   return objects
     .filter(
@@ -207,6 +245,31 @@ function relationships(objects: StixObject[], type: string, sourceType: string):
     }));
 }
 
+/**
+ * Gives each revoked technique the ttp id of its successor from the attack-pattern → attack-pattern `revoked-by`
+ * relationships. A successor that is itself revoked is followed to the end of the chain (a loop gives none).
+ */
+function linkSuccessors(objects: StixObject[], techniques: TechniqueRecord[]): void {
+  const byStixId = new Map(techniques.map((technique) => [technique.stixId, technique]));
+  const revokedBy = new Map<string, string>();
+  for (const object of objects) {
+    if (object.type !== 'relationship' || object.relationship_type !== 'revoked-by' || object.revoked) continue;
+    const source = byStixId.get(text(object.source_ref));
+    const target = byStixId.get(text(object.target_ref));
+    if (source && target && source !== target) revokedBy.set(source.stixId, target.stixId);
+  }
+  for (const technique of techniques) {
+    if (!technique.revoked) continue;
+    const seen = new Set([technique.stixId]);
+    let successor = revokedBy.get(technique.stixId);
+    while (successor && byStixId.get(successor)?.revoked && revokedBy.has(successor) && !seen.has(successor)) {
+      seen.add(successor);
+      successor = revokedBy.get(successor);
+    }
+    technique.revokedByTtpId = successor && !seen.has(successor) ? (byStixId.get(successor)?.ttpId ?? null) : null;
+  }
+}
+
 /** Reads the ATT&CK Enterprise catalog out of a STIX 2.1 bundle. */
 export function parseAttackBundle(json: string): AttackCatalog {
   const objects = bundleObjects(json);
@@ -215,6 +278,7 @@ export function parseAttackBundle(json: string): AttackCatalog {
   const techniques: TechniqueRecord[] = [];
   const mitigations: MitigationRecord[] = [];
   const actors: ThreatActorRecord[] = [];
+  const software: SoftwareRecord[] = [];
   for (const object of objects) {
     if (object.type === 'attack-pattern') {
       const technique = techniqueOf(object, tacticByShortName);
@@ -229,14 +293,19 @@ export function parseAttackBundle(json: string): AttackCatalog {
       });
     } else if (object.type === 'intrusion-set') {
       actors.push(actorOf(object));
+    } else if (isSoftware(object)) {
+      const record = softwareOf(object);
+      if (record) software.push(record);
     }
   }
   if (!tactics.length && !techniques.length) throw new InvalidBundleError('the bundle holds no ATT&CK tactics or techniques');
+  linkSuccessors(objects, techniques);
   return {
     tactics,
     techniques,
     mitigations,
     actors,
+    software,
     mitigates: relationships(objects, 'mitigates', 'course-of-action'),
     uses: relationships(objects, 'uses', 'intrusion-set'),
   };

@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
+import { pageType } from '../../graphql/pagination.ts';
+import { SoftwareKind } from '../../generated/prisma/enums.ts';
 
 const ATTACK_SITE = 'https://attack.mitre.org';
 
@@ -33,5 +35,37 @@ export const TechniqueMitigationType = builder.prismaObject('TechniqueMitigation
   fields: (t) => ({
     description: t.exposeString('description', { description: 'What the mitigation does against this technique.' }),
     mitigation: t.relation('mitigation'),
+  }),
+});
+
+export const SoftwareKindEnum = builder.enumType(SoftwareKind, {
+  name: 'SoftwareKind',
+  description: 'malware: an ATT&CK malware object; tool: an ATT&CK tool (commercial, open-source or built into the OS).',
+});
+
+export const SoftwareType = builder.prismaObject('Software', {
+  description: 'ATT&CK software: a malware family or a tool.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    stixId: t.exposeString('stixId', { description: 'STIX id of the malware or tool object.' }),
+    externalId: t.exposeString('externalId', { nullable: true, description: 'ATT&CK software id, e.g. S0002.' }),
+    kind: t.expose('kind', { type: SoftwareKindEnum }),
+    name: t.exposeString('name'),
+    aliases: t.exposeStringList('aliases', { description: 'ATT&CK aliases (x_mitre_aliases); the OSINT matcher finds these in text.' }),
+    description: t.exposeString('description'),
+    platforms: t.exposeStringList('platforms'),
+    revoked: t.exposeBoolean('revoked'),
+    deprecated: t.exposeBoolean('deprecated'),
+    attackModified: t.expose('attackModified', { type: 'DateTime', nullable: true, description: 'STIX `modified` of the object.' }),
+  }),
+});
+
+export const SoftwarePage = pageType('SoftwarePage', SoftwareType);
+
+export const SoftwareFilterInput = builder.inputType('SoftwareFilter', {
+  fields: (t) => ({
+    kind: t.field({ type: SoftwareKindEnum, required: false }),
+    search: t.string({ required: false, description: 'Matches name, aliases or software id (S0002), case-insensitively.' }),
+    includeDeprecated: t.boolean({ required: false, description: 'Also list revoked and deprecated software (hidden by default).' }),
   }),
 });

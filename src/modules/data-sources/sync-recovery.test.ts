@@ -20,6 +20,7 @@ const OWNED_ROWS: Record<string, string> = {
   techniques: 'SELECT count(*) FROM techniques WHERE stix_id IS NOT NULL AND NOT is_custom',
   mitigations: 'SELECT count(*) FROM mitigations',
   threat_actors: "SELECT count(*) FROM threat_actors WHERE stix_id LIKE 'intrusion-set--%'",
+  software: 'SELECT count(*) FROM software',
   technique_mitigations: "SELECT count(*) FROM technique_mitigations WHERE stix_id LIKE 'relationship--%'",
   threat_actor_techniques: "SELECT count(*) FROM threat_actor_techniques WHERE stix_id LIKE 'relationship--%'",
 };

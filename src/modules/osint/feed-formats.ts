@@ -34,6 +34,8 @@ export interface ParsedFeed {
   items: ParsedItem[];
   /** What was neutralised or skipped, counted by reason. */
   notes: Map<string, number>;
+  /** TAXII: the server's X-TAXII-Date-Added-Last of the last page read, where it sent one. */
+  addedLast?: string;
 }
 
 const note = (feed: ParsedFeed, reason: string) => feed.notes.set(reason, (feed.notes.get(reason) ?? 0) + 1);

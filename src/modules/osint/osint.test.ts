@@ -25,15 +25,30 @@ const taxiiObject = (n: number, text: string) => ({
   description: text,
   object_refs: [],
 });
+/** When the collection's objects were added (microseconds, as TAXII servers write them): pages 1 and 2, then a later object. */
+const ADDED = ['2026-11-11T00:00:00.000001Z', '2026-11-12T08:00:00.123456Z', '2026-11-13T09:30:00.654321Z'];
+/** The objects page: from the start in two pages, or only what was added after `added_after`, with X-TAXII-Date-Added-Last. */
+function taxiiObjects(query: URLSearchParams) {
+  const addedAfter = query.get('added_after');
+  if (addedAfter === null) {
+    return query.get('next') === 'page-2'
+      ? { body: { more: false, objects: [taxiiObject(2, 'Second page: T1190 by APT28.')] }, addedLast: ADDED[1] }
+      : { body: { more: true, next: 'page-2', objects: [taxiiObject(1, 'First page: T1003 in use.')] }, addedLast: ADDED[0] };
+  }
+  if (addedAfter === ADDED[1])
+    return { body: { more: false, objects: [taxiiObject(3, 'Third: T1566 in a new wave.')] }, addedLast: ADDED[2] };
+  if (addedAfter === ADDED[2]) return { body: {} };
+  return null;
+}
 function respond(
   path: string,
   query: URLSearchParams,
   accept: string | undefined,
-): { status: number; body: string | Buffer; type: string } | 'stream' {
+): { status: number; body: string | Buffer; type: string; headers?: Record<string, string> } | 'stream' {
   const xml = (body: Buffer | string) => ({ status: 200, body, type: 'application/rss+xml' });
-  const taxii = (body: unknown) =>
+  const taxii = (body: unknown, headers: Record<string, string> = {}) =>
     accept === TAXII_MEDIA_TYPE
-      ? { status: 200, body: JSON.stringify(body), type: TAXII_MEDIA_TYPE }
+      ? { status: 200, body: JSON.stringify(body), type: TAXII_MEDIA_TYPE, headers }
       : { status: 406, body: '', type: 'text/plain' };
   switch (path) {
     case '/feeds/rss.xml':
@@ -52,10 +67,11 @@ function respond(
       return taxii({ title: 'Example TAXII', api_roots: ['/api1/'], default: '/api1/' });
     case '/api1/collections/':
       return taxii({ collections: [{ id: 'c-intel', title: 'Intel', can_read: true, can_write: false }] });
-    case '/api1/collections/c-intel/objects/':
-      return query.get('next') === 'page-2'
-        ? taxii({ more: false, objects: [taxiiObject(2, 'Second page: T1190 by APT28.')] })
-        : taxii({ more: true, next: 'page-2', objects: [taxiiObject(1, 'First page: T1003 in use.')] });
+    case '/api1/collections/c-intel/objects/': {
+      const page = taxiiObjects(query);
+      if (!page) return { status: 400, body: 'unexpected added_after', type: 'text/plain' };
+      return taxii(page.body, page.addedLast ? { 'X-TAXII-Date-Added-Last': page.addedLast } : {});
+    }
     default:
       return { status: 404, body: 'not found', type: 'text/plain' };
   }
@@ -87,7 +103,7 @@ beforeAll(async () => {
       push();
       return;
     }
-    res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
+    res.writeHead(answer.status, { 'content-type': answer.type, ...answer.headers }).end(answer.body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -100,7 +116,11 @@ let admin: string;
 let lead: string;
 const feeds: Record<string, string> = {};
 
-async function technique(ttpId: string, statusGlobal: CoverageStatus = 'not_evaluated', extra: { revoked?: boolean } = {}) {
+async function technique(
+  ttpId: string,
+  statusGlobal: CoverageStatus = 'not_evaluated',
+  extra: { revoked?: boolean; revokedByTtpId?: string } = {},
+) {
   await app.services.prisma.technique.create({ data: { ttpId, name: `Technique ${ttpId}`, tactic: 'Execution', statusGlobal, ...extra } });
 }
 async function actor(externalId: string, name: string, aliases: string[]) {
@@ -136,10 +156,19 @@ beforeAll(async () => {
   for (const ttpId of ['T1059', 'T1059.001', 'T1190']) await technique(ttpId);
   await technique('T1566', 'validated');
   await technique('T1003', 'partial');
-  await technique('T1086', 'not_evaluated', { revoked: true });
+  await technique('T1086', 'not_evaluated', { revoked: true, revokedByTtpId: 'T1059.001' });
   await actor('G0007', 'APT28', ['Fancy Bear', 'Sofacy']);
   await actor('G0010', 'Turla', ['Snake']);
   await actor('G0032', 'Lazarus Group', ['HIDDEN COBRA']);
+  await app.services.prisma.software.create({
+    data: {
+      stixId: 'malware--00000000-0000-4000-8000-000000000022',
+      externalId: 'S0022',
+      kind: 'malware',
+      name: 'Uroburos',
+      aliases: ['Uroburos', 'Snake'],
+    },
+  });
 });
 
 describe('OSINT feeds', () => {
@@ -189,7 +218,13 @@ describe('OSINT feeds', () => {
     });
     expect(byKey['rss-1'].techniques.map((link: any) => link.ttp_id)).toEqual(['T1059.001', 'T1566']);
     expect(byKey['rss-1'].actors).toEqual([{ external_id: 'G0007', name: 'APT28', mentioned: 'Fancy Bear' }]);
-    expect(byKey['rss-2']).toMatchObject({ title: 'Turla returns', link: null, mentioned_ttps: ['T1059'], mentioned_groups: ['G0010'] });
+    expect(byKey['rss-2']).toMatchObject({
+      title: 'Turla returns',
+      link: null,
+      mentioned_ttps: ['T1059'],
+      mentioned_groups: ['G0010'],
+      mentioned_software: ['S0022'],
+    });
     expect(byKey['rss-2'].summary).toBe('A new Snake implant runs commands through T1059 .');
     expect(JSON.stringify(page)).not.toMatch(/<script|onerror|javascript:/i);
     expect(byKey['rss-3']).toMatchObject({ mentioned_ttps: [], mentioned_groups: [], actors: [], review: 'not_flagged' });
@@ -218,7 +253,7 @@ describe('OSINT feeds', () => {
     expect(await app.services.prisma.osintItem.count()).toBe(4);
   });
 
-  it('an Atom feed links names and group ids; a technique already flagged is not flagged again; a revoked id is kept but not linked', async () => {
+  it('an Atom feed links names and group ids; a technique already flagged is not flagged again; a revoked id links its successor', async () => {
     const before = (await notices()).length;
     await addFeed('Advisories', 'atom', `${base}/feeds/atom.xml`);
     expect((await sync('Advisories')).body).toMatchObject({ status: 'succeeded', items_added: 2, flagged: 1 });
@@ -231,7 +266,10 @@ describe('OSINT feeds', () => {
       link: 'https://advisories.example/a1',
     });
     expect(byKey['urn:example:advisory:2']).toMatchObject({ mentioned_ttps: ['T1059', 'T1086'], mentioned_groups: ['G0007'] });
-    expect(byKey['urn:example:advisory:2'].techniques.map((link: any) => link.ttp_id)).toEqual(['T1059']);
+    expect(byKey['urn:example:advisory:2'].techniques.map((link: any) => [link.ttp_id, link.mentioned])).toEqual([
+      ['T1059', 'T1059'],
+      ['T1059.001', 'T1086'],
+    ]);
     expect(await flagged()).toEqual(['T1059', 'T1059.001', 'T1190']);
     await eventsSettled(app);
     const told = await notices();
@@ -270,12 +308,45 @@ describe('OSINT feeds', () => {
       ['TAXII report 2', ['T1190'], ['G0007']],
       ['TAXII report 1', ['T1003'], []],
     ]);
-    expect((await sync('TAXII')).body.items_added).toBe(0);
     await addFeed('TAXII missing', 'taxii', `${base}/taxii2/`, { collection: 'nope' });
     expect((await sync('TAXII missing')).body).toMatchObject({
       status: 'failed',
       error: 'the TAXII API root has no readable collection nope',
     });
+  });
+
+  it('the next TAXII sync asks only for objects added after the X-TAXII-Date-Added-Last it kept, and follows the answer', async () => {
+    const objectsAfter = (added: string) =>
+      `/api1/collections/c-intel/objects/?${new URLSearchParams({ limit: '500', added_after: added })}`;
+    const feed = async () => (await app.api('GET', `/osint/feeds/${feeds.TAXII}`, { token: lead })).body;
+    expect(await feed()).toMatchObject({ added_after: ADDED[1] });
+
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 1, items_added: 1 });
+    expect(taxiiRequests.map((request) => request.path)).toEqual(['/taxii2/', '/api1/collections/', objectsAfter(ADDED[1])]);
+    expect((await items(`feed_id=${feeds.TAXII}`)).items.map((item: any) => [item.title, item.mentioned_ttps])).toEqual([
+      ['TAXII report 3', ['T1566']],
+      ['TAXII report 2', ['T1190']],
+      ['TAXII report 1', ['T1003']],
+    ]);
+    expect(await feed()).toMatchObject({ added_after: ADDED[2] });
+
+    // Nothing new: an empty answer without the header keeps the point reached.
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 0, items_added: 0 });
+    expect(taxiiRequests.at(-1)?.path).toBe(objectsAfter(ADDED[2]));
+    expect(await feed()).toMatchObject({ added_after: ADDED[2] });
+
+    // Another collection (here the same one named by its title) is read from its start again.
+    const moved = await app.api('PATCH', `/osint/feeds/${feeds.TAXII}`, { token: admin, body: { collection: 'Intel' } });
+    expect(moved).toMatchObject({ status: 200, body: { collection: 'Intel', added_after: null } });
+    taxiiRequests.length = 0;
+    expect((await sync('TAXII')).body).toMatchObject({ status: 'succeeded', items_seen: 2, items_added: 0 });
+    expect(taxiiRequests.slice(2).map((request) => request.path)).toEqual([
+      '/api1/collections/c-intel/objects/?limit=500',
+      '/api1/collections/c-intel/objects/?limit=500&next=page-2',
+    ]);
+    expect(await feed()).toMatchObject({ added_after: ADDED[1] });
   });
 
   it('hostile feeds are refused and recorded on the run in plain words, never a server error', async () => {
@@ -322,6 +393,9 @@ describe('OSINT reads and review', () => {
       expect((await items(`actor=${actor}`)).total, actor).toBe(3);
     }
     expect((await items('search=roundup')).items.map((item: any) => item.key)).toEqual(['rss-3']);
+    expect((await items('software=S0022')).items.map((item: any) => item.key)).toEqual(['rss-2']);
+    expect((await items('software=S0002')).items.map((item: any) => item.key)).toEqual(['rss-1']);
+    expect((await app.api('GET', '/osint/items?software=Mimikatz', { token: lead })).body).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect((await items('from=2026-11-03T00:00:00Z&to=2026-11-04T23:59:59Z')).items.map((item: any) => item.key)).toEqual([
       'rss-3',
       'rss-2',

@@ -27,6 +27,9 @@ builder.queryFields((t) => ({
       feedId: t.arg({ type: 'UUID', description: 'Items of this feed.' }),
       ttpId: t.arg.string({ description: 'Items mentioning this technique (T1059, T1059.001).' }),
       actor: t.arg.string({ description: 'Items mentioning this threat actor: group id (G0007), id, name or alias.' }),
+      software: t.arg.string({
+        description: 'Items mentioning this ATT&CK software id (S0002), written as the id or found by a name or alias.',
+      }),
       from: t.arg({ type: 'DateTime', description: 'Published (else stored) at or after.' }),
       to: t.arg({ type: 'DateTime', description: 'Published (else stored) at or before.' }),
       search: t.arg.string({ description: 'Words in the title or text (case-insensitive).' }),
@@ -40,6 +43,7 @@ builder.queryFields((t) => ({
           feedId: args.feedId,
           ttpId: args.ttpId,
           actor: args.actor,
+          software: args.software,
           from: args.from,
           to: args.to,
           search: args.search,

@@ -6,10 +6,11 @@ const TAG = 'OSINT';
 const ITEM_FIELDS = `id feedId feedName key title summary link publishedAt createdAt mentionedTtps mentionedGroups mentionedSoftware cves review
   validTransitions reviewedAt reviewedById techniques { ttpId name mentioned } actors { externalId name mentioned }`;
 const RUN_FIELDS = 'id feedId trigger status startedAt finishedAt itemsSeen itemsAdded flagged notes error triggeredById';
-const FEED_FIELDS = `id name kind location collection enabled schedule status error lastRunAt lastSuccessAt itemCount
+const FEED_FIELDS = `id name kind location collection addedAfter enabled schedule status error lastRunAt lastSuccessAt itemCount
   lastRun { ${RUN_FIELDS} } createdAt updatedAt`;
-const ITEM_FILTERS = '$feedId: UUID, $actor: String, $from: DateTime, $to: DateTime, $search: String, $review: OsintReviewStatus';
-const ITEM_FILTER_ARGS = 'feedId: $feedId, actor: $actor, from: $from, to: $to, search: $search, review: $review';
+const ITEM_FILTERS =
+  '$feedId: UUID, $actor: String, $software: String, $from: DateTime, $to: DateTime, $search: String, $review: OsintReviewStatus';
+const ITEM_FILTER_ARGS = 'feedId: $feedId, actor: $actor, software: $software, from: $from, to: $to, search: $search, review: $review';
 
 /** POST /osint/items/{id}/<action>: one row per row of the review transition table. */
 const reviewRoutes = OSINT_REVIEW_TRANSITIONS.map(
@@ -28,7 +29,7 @@ export const osintRoutes: Route[] = [
     method: 'GET',
     path: '/osint/items',
     tag: TAG,
-    summary: 'Feed items, newest first (filters feed_id, ttp_id, actor (G0007, name or alias), from, to, search, review)',
+    summary: 'Feed items, newest first (filters feed_id, ttp_id, actor (G0007, name or alias), software (S0002), from, to, search, review)',
     roles: osintRoles.read,
     document: `query ($ttpId: String, ${ITEM_FILTERS}, $offset: Int, $limit: Int) {
       osintItems(ttpId: $ttpId, ${ITEM_FILTER_ARGS}, offset: $offset, limit: $limit) { items { ${ITEM_FIELDS} } total offset limit } }`,

@@ -85,7 +85,12 @@ export async function updateFeed(services: Services, actor: Actor, id: string, i
   checkCollection(changes.kind ?? before.kind, changes.collection === undefined ? before.collection : changes.collection);
   return uniqueName(() =>
     inTransaction(services, actor, async (uow) => {
-      const feed = await uow.tx.osintFeed.update({ where: { id: before.id }, data: changes });
+      // Another place or collection is another sequence of date_added: read it from its start.
+      const moved = (['kind', 'location', 'collection'] as const).some((key) => changes[key] !== undefined && changes[key] !== before[key]);
+      const feed = await uow.tx.osintFeed.update({
+        where: { id: before.id },
+        data: { ...changes, ...(moved ? { addedAfter: null } : {}) },
+      });
       await uow.audit({ action: 'update_osint_feed', entityType: 'osint_feed', entityId: feed.id, details: { changes } });
       services.jobs.assertAvailable();
       uow.afterCommit(() => applySchedule(services, feed));
@@ -125,6 +130,11 @@ const itemFilterSchema = z
     feedId: z.guid('must be a UUID').nullish(),
     ttpId: ttpId.nullish(),
     actor: z.string().trim().min(1).max(200).nullish(),
+    software: z
+      .string()
+      .trim()
+      .regex(/^S\d{4}$/, 'must be an ATT&CK software id such as S0002')
+      .nullish(),
     from: z.date().nullish(),
     to: z.date().nullish(),
     search: z.string().trim().max(200).nullish(),
@@ -154,6 +164,7 @@ export async function listItems(services: Services, filter: unknown, paging: unk
     AND: [
       found.ttpId ? { OR: [{ techniques: { some: { technique: { ttpId: found.ttpId } } } }, { techniqueIds: { has: found.ttpId } }] } : {},
       found.actor ? actorWhere(found.actor) : {},
+      found.software ? { softwareIds: { has: found.software } } : {},
       found.search
         ? { OR: [{ title: { contains: found.search, mode: 'insensitive' } }, { summary: { contains: found.search, mode: 'insensitive' } }] }
         : {},

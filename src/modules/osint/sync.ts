@@ -19,7 +19,7 @@ const BATCH = 200;
 
 /** The items of a feed's document(s), parsed; failures in our own words. */
 async function readFeed(services: Services, feed: OsintFeed): Promise<ParsedFeed> {
-  if (feed.kind === 'taxii') return readTaxii(feed.location, feed.collection, services.config);
+  if (feed.kind === 'taxii') return readTaxii(feed.location, feed.collection, services.config, feed.addedAfter);
   const bytes = await readSourceBytes(feed.location, services.config, { maxBytes: MAX_FEED_BYTES });
   return DOCUMENT_PARSERS[feed.kind](bytes);
 }
@@ -140,7 +140,13 @@ export async function syncFeed(services: Services, feedId: string, actor: Actor,
     const fresh = candidates.filter((candidate) => !known.has(candidate.item.key));
     const itemIds = await writeItems(services, actor, feed, run.id, fresh);
     const notes = [...parsed.notes].map(([reason, count]) => `${count} item${count === 1 ? '' : 's'}: ${reason}`);
-    await finish(services, actor, feed, run.id, trigger, { status: 'succeeded', seen: candidates.length, itemIds, notes });
+    await finish(services, actor, feed, run.id, trigger, {
+      status: 'succeeded',
+      seen: candidates.length,
+      itemIds,
+      notes,
+      addedAfter: parsed.addedLast ?? feed.addedAfter,
+    });
     log.info({ seen: candidates.length, added: itemIds.length }, 'feed synced');
   } catch (error) {
     const reason = failureOf(error);
@@ -154,7 +160,9 @@ export async function syncFeed(services: Services, feedId: string, actor: Actor,
   return { runId: run.id, status: done.status === 'succeeded' ? 'succeeded' : 'failed' };
 }
 
-type Outcome = { status: 'succeeded'; seen: number; itemIds: string[]; notes: string[] } | { status: 'failed'; error: string };
+type Outcome =
+  | { status: 'succeeded'; seen: number; itemIds: string[]; notes: string[]; addedAfter: string | null }
+  | { status: 'failed'; error: string };
 
 /** Records the outcome; on success flags the uncovered techniques the new items mention (each once) and says so. */
 async function finish(services: Services, actor: Actor, feed: OsintFeed, runId: string, trigger: FeedTrigger, outcome: Outcome) {
@@ -187,7 +195,7 @@ async function finish(services: Services, actor: Actor, feed: OsintFeed, runId: 
     });
     await uow.tx.osintFeed.update({
       where: { id: feed.id },
-      data: { status: 'succeeded', error: null, lastSuccessAt: finishedAt, leaseExpiresAt: null },
+      data: { status: 'succeeded', error: null, lastSuccessAt: finishedAt, leaseExpiresAt: null, addedAfter: outcome.addedAfter },
     });
     await uow.audit({
       action: 'sync_osint_feed',

@@ -3,7 +3,7 @@ import { FeedRefusedError, MAX_FEED_BYTES, parseJson, stixItems, type ParsedFeed
 
 /** The media type of every TAXII 2.1 request and answer. */
 export const TAXII_MEDIA_TYPE = 'application/taxii+json;version=2.1';
-/** Most pages one sync reads from a collection; a longer collection is read on by the next sync. */
+/** Most pages one sync reads from a collection; a longer collection is read on by the next sync (from its added_after). */
 export const MAX_TAXII_PAGES = 50;
 /** Objects asked for per page. */
 export const TAXII_PAGE_SIZE = 500;
@@ -13,8 +13,13 @@ const asNode = (value: unknown): Node => (value && typeof value === 'object' && 
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 
-async function getJson(url: string, access: SourceAccess): Promise<Node> {
-  const bytes = await readSourceBytes(url, access, { maxBytes: MAX_FEED_BYTES, headers: { accept: TAXII_MEDIA_TYPE } });
+/** The TAXII 2.1 header naming when the newest object of an answer was added to the collection. */
+export const DATE_ADDED_LAST = 'x-taxii-date-added-last';
+/** A TAXII timestamp (RFC 3339, UTC), kept as the server wrote it: its sub-millisecond digits matter to the server. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+async function getJson(url: string, access: SourceAccess, onHeaders?: (headers: Headers) => void): Promise<Node> {
+  const bytes = await readSourceBytes(url, access, { maxBytes: MAX_FEED_BYTES, headers: { accept: TAXII_MEDIA_TYPE }, onHeaders });
   return asNode(parseJson(bytes));
 }
 
@@ -45,17 +50,32 @@ async function collectionOf(root: string, wanted: string | null, access: SourceA
 
 /**
  * Reads a TAXII 2.1 collection over HTTP, per the spec: discovery → API root → collections/{id}/objects, each
- * request with `Accept: application/taxii+json;version=2.1`, following `next` while `more` is true.
+ * request with `Accept: application/taxii+json;version=2.1`, following `next` while `more` is true. With
+ * `addedAfter` (the X-TAXII-Date-Added-Last a previous sync kept) every page asks only for objects added after it;
+ * the feed's `addedLast` is the header of the last page read, for the next sync.
  */
-export async function readTaxii(location: string, collection: string | null, access: SourceAccess): Promise<ParsedFeed> {
+export async function readTaxii(
+  location: string,
+  collection: string | null,
+  access: SourceAccess,
+  addedAfter: string | null = null,
+): Promise<ParsedFeed> {
   const root = await apiRootOf(location, access);
   const id = await collectionOf(root, collection, access);
   const base = `${root}collections/${encodeURIComponent(id)}/objects/`;
   const feed: ParsedFeed = { items: [], notes: new Map() };
+  const keepAddedLast = (headers: Headers) => {
+    const value = headers.get(DATE_ADDED_LAST)?.trim();
+    if (value && TIMESTAMP.test(value)) feed.addedLast = value;
+  };
   let next: string | null = null;
   for (let page = 0; page < MAX_TAXII_PAGES; page++) {
-    const query = new URLSearchParams({ limit: String(TAXII_PAGE_SIZE), ...(next ? { next } : {}) });
-    const envelope = await getJson(`${base}?${query}`, access);
+    const query = new URLSearchParams({
+      limit: String(TAXII_PAGE_SIZE),
+      ...(addedAfter ? { added_after: addedAfter } : {}),
+      ...(next ? { next } : {}),
+    });
+    const envelope = await getJson(`${base}?${query}`, access, keepAddedLast);
     stixItems(Array.isArray(envelope.objects) ? envelope.objects : [], feed);
     next = envelope.more === true && typeof envelope.next === 'string' && envelope.next ? envelope.next : null;
     if (!next) return feed;

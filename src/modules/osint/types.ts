@@ -50,6 +50,11 @@ export const OsintFeedType = builder.prismaObject('OsintFeed', {
       description: 'http(s) URL, file: URL or absolute path; for TAXII the discovery or API root URL.',
     }),
     collection: t.exposeString('collection', { nullable: true, description: 'TAXII only: the collection id (or title) to read.' }),
+    addedAfter: t.exposeString('addedAfter', {
+      nullable: true,
+      description:
+        "TAXII only: the server's X-TAXII-Date-Added-Last at the last sync; the next sync asks only for objects added after it (null: from the start).",
+    }),
     enabled: t.exposeBoolean('enabled'),
     schedule: t.exposeString('schedule', { nullable: true, description: 'cron pattern (UTC), at most hourly; null: on request only.' }),
     status: t.field({ type: SyncStatusRef, select: { status: true }, resolve: (feed) => feed.status }),
@@ -102,9 +107,11 @@ export const OsintItemType = builder.prismaObject('OsintItem', {
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was stored.' }),
     mentionedTtps: t.exposeStringList('techniqueIds', { description: 'Every technique id the item mentions, as written.' }),
-    mentionedGroups: t.exposeStringList('groupIds', { description: 'ATT&CK group ids mentioned (G0007).' }),
+    mentionedGroups: t.exposeStringList('groupIds', {
+      description: 'ATT&CK group ids mentioned (G0007): written as ids, or found by the name or an alias of a catalog threat actor.',
+    }),
     mentionedSoftware: t.exposeStringList('softwareIds', {
-      description: 'ATT&CK software ids mentioned (S0002); software is not in the catalog, so names are not matched.',
+      description: 'ATT&CK software ids mentioned (S0002): written as ids, or found by the name or an alias of catalog software.',
     }),
     cves: t.exposeStringList('cveIds', { description: 'CVE ids mentioned, upper case.' }),
     review: t.expose('review', { type: OsintReviewStatusEnum }),

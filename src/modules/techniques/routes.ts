@@ -10,7 +10,7 @@ const TECHNIQUE_KNOWLEDGE_FIELDS = `
 const TECHNIQUE_FIELDS = `id ttpId name description tactic platforms statusGlobal
   reviewRequired isCustom createdAt updatedAt
   tactics isSubtechnique parentTtpId stixId attackVersion
-  attackModified revoked deprecated url`;
+  attackModified revoked revokedByTtpId deprecated url`;
 
 /** The single read lists the technique's tests (the spec's `tests` field), oldest first, up to the page maximum. */
 const TECHNIQUE_TESTS = `tests(limit: ${TECHNIQUE_TEST_PAGE.maxLimit}) { id name platform state detectionResult executionDate

@@ -56,6 +56,10 @@ export const TechniqueType = builder.prismaObject('Technique', {
     revoked: t.exposeBoolean('revoked', {
       description: 'Revoked in ATT&CK (replaced by another technique); kept for the tests that reference it.',
     }),
+    revokedByTtpId: t.exposeString('revokedByTtpId', {
+      nullable: true,
+      description: "ttp id of the technique that replaced a revoked one (ATT&CK's revoked-by relationship), where ATT&CK names one.",
+    }),
     deprecated: t.exposeBoolean('deprecated', { description: 'Deprecated in ATT&CK; kept for the tests that reference it.' }),
     url: t.exposeString('url', { nullable: true, description: 'ATT&CK page of the technique.' }),
     mitigations: t.relation('mitigations', {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "osint_feeds" ADD COLUMN     "added_after" TEXT;
