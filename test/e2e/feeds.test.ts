@@ -76,13 +76,13 @@ describe('the threat-intel feeds admin page', () => {
     const phishing = detail.getByRole('link', { name: 'Fancy Bear phishing wave uses T1566 and T1059.001' });
     expect(await phishing.getAttribute('href')).toBe('https://blog.example/posts/1');
     const phishingRow = detail.getByRole('row').filter({ has: page.getByRole('link', { name: /^Fancy Bear phishing/ }) });
-    expect(await phishingRow.getByRole('link', { name: 'T1566' }).getAttribute('href')).toBe('/techniques/T1566');
-    expect(await phishingRow.getByRole('link', { name: 'T1059.001' }).getAttribute('href')).toBe('/techniques/T1059.001');
+    expect(await phishingRow.getByRole('link', { name: 'T1566', exact: true }).getAttribute('href')).toBe('/techniques/T1566');
+    expect(await phishingRow.getByRole('link', { name: 'T1059.001', exact: true }).getAttribute('href')).toBe('/techniques/T1059.001');
     // The hostile item: its markup is inert text and its javascript: link is no link at all.
     const turla = detail.getByRole('row').filter({ hasText: 'Turla returns' });
     await turla.waitFor();
     expect(await turla.getByRole('link', { name: /Turla/ }).count()).toBe(0);
-    expect(await turla.getByRole('link', { name: 'T1059' }).getAttribute('href')).toBe('/techniques/T1059');
+    expect(await turla.getByRole('link', { name: 'T1059', exact: true }).getAttribute('href')).toBe('/techniques/T1059');
     expect(await page.locator('main a[href^="javascript:"], main img, main script').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 
