@@ -318,6 +318,7 @@ describe('accessibility', () => {
         ['data-sources', `/admin/data-sources?source=${sourceId}`, () => admin.page.getByText(/^Run history/).waitFor()],
         ['webhooks', `/admin/webhooks?webhook=${hostileWebhookId}`, () => admin.page.getByText(/^Delivery log/).waitFor()],
         ['trackers', '/admin/trackers', () => admin.page.getByText(/^Connections .*newest first$/).waitFor()],
+        ['feeds', '/admin/feeds', () => admin.page.getByText(/^Feeds \(\d+\), by name$/).waitFor()],
         ['email', '/admin/email', () => admin.page.getByLabel('SMTP host').waitFor()],
         ['sso', '/admin/sso', () => admin.page.getByLabel('IdP entity id').waitFor()],
         ['score-weights', '/admin/score-weights', () => admin.page.getByLabel('Coverage').waitFor()],

@@ -24,6 +24,7 @@ const SearchPage = lazy(() => import('./pages/search/SearchPage.tsx'));
 const DataSourcesPage = lazy(() => import('./pages/admin/DataSourcesPage.tsx'));
 const WebhooksPage = lazy(() => import('./pages/admin/WebhooksPage.tsx'));
 const TrackerPage = lazy(() => import('./pages/admin/TrackerPage.tsx'));
+const FeedsPage = lazy(() => import('./pages/admin/FeedsPage.tsx'));
 const EmailPage = lazy(() => import('./pages/admin/EmailPage.tsx'));
 const SsoPage = lazy(() => import('./pages/admin/SsoPage.tsx'));
 const ScoreWeightsPage = lazy(() => import('./pages/admin/ScoreWeightsPage.tsx'));
@@ -59,6 +60,7 @@ export function AppRoutes() {
             <Route path="data-sources" element={<DataSourcesPage />} />
             <Route path="webhooks" element={<WebhooksPage />} />
             <Route path="trackers" element={<TrackerPage />} />
+            <Route path="feeds" element={<FeedsPage />} />
             <Route path="email" element={<EmailPage />} />
             <Route path="sso" element={<SsoPage />} />
             <Route path="score-weights" element={<ScoreWeightsPage />} />

@@ -6,6 +6,7 @@ const SECTIONS = [
   ['data-sources', 'Data sources'],
   ['webhooks', 'Webhooks'],
   ['trackers', 'Issue trackers'],
+  ['feeds', 'Threat-intel feeds'],
   ['email', 'E-mail'],
   ['sso', 'Single sign-on'],
   ['score-weights', 'Score weights'],
