@@ -451,8 +451,13 @@ describe('feed schedules', () => {
     const scheduled = await startTestApp({ SOURCE_SYNC_SCHEDULES: 'true' });
     try {
       const token = await scheduled.tokenFor('admin');
-      const entry = async (id: string) =>
-        (await scheduled.api('GET', '/system/scheduler-status', { token })).body.jobs.find((job: any) => job.id === `osint-feed:${id}`);
+      // The scheduler follows a feed's changes once their events are handled.
+      const entry = async (id: string) => {
+        await eventsSettled(scheduled);
+        return (await scheduled.api('GET', '/system/scheduler-status', { token })).body.jobs.find(
+          (job: any) => job.id === `osint-feed:${id}`,
+        );
+      };
       const created = await scheduled.api('POST', '/osint/feeds', {
         token,
         body: { name: 'Hourly', kind: 'rss', location: `${base}/feeds/rss.xml`, schedule: '15 * * * *' },
