@@ -1,5 +1,6 @@
 import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
 import { pageLimitsOf } from '../src/graphql/cost.ts';
+import { pagingWords } from '../src/graphql/pagination.ts';
 
 /**
  * How a row pages, from the page limits its paged fields declare (`pagedCost`), in the REST names of the
@@ -25,7 +26,7 @@ export function pagingText(
         const limit = parameter(cost.pageArgument);
         if (!limit) return;
         const offset = parameter('offset');
-        parts.push(`${offset ? `${offset} default 0, ` : ''}${limit} default ${cost.page.defaultLimit}, max ${cost.page.maxLimit}`);
+        parts.push(pagingWords(cost.page, { offset, limit }));
       },
     }),
   );

@@ -1,7 +1,7 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { builder, type SchemaTypes } from './builder.ts';
 import { page, parseInput } from '../validation.ts';
-import { pageItemsCost } from './cost.ts';
+import { pagedCost, pageItemsCost, type PageLimits } from './cost.ts';
 
 export interface Page<T> {
   items: T[];
@@ -68,3 +68,28 @@ export const pagingOf = (args: { offset?: number | null; limit?: number | null }
   offset: args.offset ?? undefined,
   limit: args.limit ?? undefined,
 });
+
+/** How a list pages, in words: `offset default 0, limit default 50, max 200`, in the names its caller uses. */
+export function pagingWords(page: PageLimits, names: { offset?: string; limit: string } = { offset: 'offset', limit: 'limit' }): string {
+  const offset = names.offset ? `${names.offset} default 0, ` : '';
+  return `${offset}${names.limit} default ${page.defaultLimit}, max ${page.maxLimit}`;
+}
+
+/**
+ * The cost and the description of a paged list field, both from its page limits: `...pagedList(ALERT_PAGE, 'Alerts,
+ * newest first')`. The cost carries the limits to the cost analysis and to the OpenAPI bounds of `limit`; the
+ * description ends with them in words, or places them where a function puts them. `offset: false` for a list that
+ * takes only a limit.
+ */
+export function pagedList(
+  page: PageLimits,
+  description: string | ((paging: string) => string),
+  options: { offset?: boolean; argument?: string } = {},
+) {
+  const argument = options.argument ?? 'limit';
+  const paging = pagingWords(page, { offset: options.offset === false ? undefined : 'offset', limit: argument });
+  return {
+    complexity: pagedCost(page, argument),
+    description: typeof description === 'function' ? description(paging) : `${description} (${paging}).`,
+  };
+}

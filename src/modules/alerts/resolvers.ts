@@ -1,8 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { ALERT_TRANSITIONS } from './lifecycle.ts';
 import * as alerts from './service.ts';
@@ -22,16 +21,14 @@ import { alertRoles } from './permissions.ts';
 builder.queryFields((t) => ({
   alerts: t.field({
     type: AlertPage,
-    description: 'Alerts, newest first (limit default 50, max 200).',
-    complexity: pagedCost(alerts.ALERT_PAGE),
+    ...pagedList(alerts.ALERT_PAGE, 'Alerts, newest first'),
     authScopes: allow(alertRoles.read),
     args: {
       status: t.arg({ type: AlertStatusEnum }),
       severity: t.arg({ type: AlertSeverityEnum }),
       ruleType: t.arg({ type: AlertRuleTypeEnum }),
       ruleId: t.arg({ type: 'UUID' }),
-      offset: t.arg.int(),
-      limit: t.arg.int(),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, args, context, info) =>
       alerts.listInstances(
@@ -55,7 +52,7 @@ builder.queryFields((t) => ({
   }),
   alertRules: t.field({
     type: AlertRulePage,
-    complexity: pagedCost(alerts.ALERT_PAGE),
+    ...pagedList(alerts.ALERT_PAGE, 'Alert rules'),
     authScopes: allow(alertRoles.read),
     args: pageArgs(t.arg),
     resolve: (_root, args, context, info) =>

@@ -1,7 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { createExecutionTests } from './create-tests.ts';
 import * as executions from './executions.ts';
@@ -23,22 +22,16 @@ import {
   UpdateAttackPathInput,
 } from './types.ts';
 import './subscriptions.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   attackPaths: t.field({
     type: AttackPathPage,
-    complexity: pagedCost(paths.ATTACK_PATH_PAGE),
-    description: `Attack paths, newest first (search: name or description; offset default 0, limit default ${paths.ATTACK_PATH_PAGE.defaultLimit}, max ${paths.ATTACK_PATH_PAGE.maxLimit}).`,
+    ...pagedList(paths.ATTACK_PATH_PAGE, (paging) => `Attack paths, newest first (search: name or description; ${paging}).`),
     authScopes: allow(attackPathRoles.read),
     args: { search: t.arg.string({ required: false }), ...pageArgs(t.arg) },
     resolve: (_root, { search, offset, limit }, context, info) =>
-      paths.listAttackPaths(
-        context.services,
-        { search },
-        { offset: offset ?? undefined, limit: limit ?? undefined },
-        queryFromInfo({ context, info, path: ['items'] }),
-      ),
+      paths.listAttackPaths(context.services, { search }, pagingOf({ offset, limit }), queryFromInfo({ context, info, path: ['items'] })),
   }),
   attackPath: t.prismaField({
     type: 'AttackPath',
@@ -49,8 +42,7 @@ builder.queryFields((t) => ({
   }),
   attackPathExecutions: t.field({
     type: AttackPathExecutionPage,
-    complexity: pagedCost(executions.EXECUTION_PAGE),
-    description: `The executions of an attack path, newest first (offset default 0, limit default ${executions.EXECUTION_PAGE.defaultLimit}, max ${executions.EXECUTION_PAGE.maxLimit}).`,
+    ...pagedList(executions.EXECUTION_PAGE, 'The executions of an attack path, newest first'),
     authScopes: allow(attackPathRoles.read),
     args: {
       attackPathId: t.arg({ type: 'UUID', required: true }),
@@ -60,7 +52,7 @@ builder.queryFields((t) => ({
       executions.listExecutions(
         context.services,
         String(attackPathId),
-        { offset: offset ?? undefined, limit: limit ?? undefined },
+        pagingOf({ offset, limit }),
         queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),

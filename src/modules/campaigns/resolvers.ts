@@ -1,7 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import './my-actions.ts';
 import './subscriptions.ts';
@@ -23,13 +22,12 @@ import {
   UpdateCampaignInput,
 } from './types.ts';
 import { applyCampaignTransition } from './workflow.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   campaigns: t.field({
-    complexity: pagedCost(campaigns.CAMPAIGN_PAGE),
     type: CampaignPage,
-    description: `Campaigns matching the filter, newest first (offset default 0, limit default ${campaigns.CAMPAIGN_PAGE.defaultLimit}, max ${campaigns.CAMPAIGN_PAGE.maxLimit}).`,
+    ...pagedList(campaigns.CAMPAIGN_PAGE, 'Campaigns matching the filter, newest first'),
     authScopes: allow(campaignRoles.read),
     args: {
       filter: t.arg({ type: CampaignFilterInput, required: false }),
@@ -39,7 +37,7 @@ builder.queryFields((t) => ({
       campaigns.listCampaigns(
         context.services,
         filter ?? {},
-        { offset: offset ?? undefined, limit: limit ?? undefined },
+        pagingOf({ offset, limit }),
         queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),

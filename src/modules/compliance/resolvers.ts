@@ -1,15 +1,13 @@
 import { allow } from '../../graphql/access.ts';
-import { pagingOf, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { complianceRoles } from './permissions.ts';
 import * as compliance from './service.ts';
 import { ComplianceControlFilterInput, ComplianceControlPage, ComplianceFrameworkType, ComplianceSummaryType } from './types.ts';
 
 /** Compliance frameworks the catalog maps (two today). */
 const FRAMEWORK_MAX = 20;
-
-const pageDescription = `offset default 0, limit default ${compliance.CONTROL_PAGE.defaultLimit}, max ${compliance.CONTROL_PAGE.maxLimit}`;
 
 builder.queryFields((t) => ({
   complianceFrameworks: t.field({
@@ -27,9 +25,11 @@ builder.queryFields((t) => ({
     resolve: (_root, { id }, context) => compliance.getFramework(context.services, String(id)),
   }),
   complianceControls: t.field({
-    complexity: pagedCost(compliance.CONTROL_PAGE),
     type: ComplianceControlPage,
-    description: `Controls of a framework (uuid or key) with their coverage status and mapped techniques, by control id (${pageDescription}).`,
+    ...pagedList(
+      compliance.CONTROL_PAGE,
+      'Controls of a framework (uuid or key) with their coverage status and mapped techniques, by control id',
+    ),
     authScopes: allow(complianceRoles.read),
     args: {
       frameworkId: t.arg.id({ required: true }),
@@ -40,9 +40,8 @@ builder.queryFields((t) => ({
       compliance.listControls(context.services, String(frameworkId), filter, pagingOf({ offset, limit })),
   }),
   complianceGaps: t.field({
-    complexity: pagedCost(compliance.CONTROL_PAGE),
     type: ComplianceControlPage,
-    description: `Controls of a framework with coverage status gap, by control id (${pageDescription}).`,
+    ...pagedList(compliance.CONTROL_PAGE, 'Controls of a framework with coverage status gap, by control id'),
     authScopes: allow(complianceRoles.read),
     args: { frameworkId: t.arg.id({ required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { frameworkId, offset, limit }, context) =>

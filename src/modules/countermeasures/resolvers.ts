@@ -1,17 +1,16 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { countermeasureRoles } from './permissions.ts';
 import * as countermeasures from './service.ts';
 import { CountermeasureFilterInput, DefensiveTechniquePage, TechniqueCountermeasureType } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   countermeasures: t.field({
-    complexity: pagedCost(countermeasures.COUNTERMEASURE_PAGE),
     type: DefensiveTechniquePage,
-    description: `D3FEND countermeasures matching the filter, by D3FEND id (offset default 0, limit default ${countermeasures.COUNTERMEASURE_PAGE.defaultLimit}, max ${countermeasures.COUNTERMEASURE_PAGE.maxLimit}).`,
+    ...pagedList(countermeasures.COUNTERMEASURE_PAGE, 'D3FEND countermeasures matching the filter, by D3FEND id'),
     authScopes: allow(countermeasureRoles.read),
     args: {
       filter: t.arg({ type: CountermeasureFilterInput, required: false }),
@@ -21,7 +20,7 @@ builder.queryFields((t) => ({
       countermeasures.listCountermeasures(
         context.services,
         filter,
-        { offset: offset ?? undefined, limit: limit ?? undefined },
+        pagingOf({ offset, limit }),
         queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),

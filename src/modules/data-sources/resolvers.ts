@@ -1,13 +1,13 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { dataSourceRoles } from './permissions.ts';
 import * as dataSources from './service.ts';
 import { requestSync } from './sync.ts';
 import { syncTtp } from './attack-sync.ts';
 import { DataSourceRunPage, DataSourceSyncRequestType, SyncTtpResultType, UpdateDataSourceInput } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 /** Knowledge sources (one per kind: six today). */
 const DATA_SOURCE_MAX = 20;
@@ -27,16 +27,14 @@ builder.queryFields((t) => ({
     resolve: (query, _root, { id }, context) => dataSources.getDataSource(context.services, id, query),
   }),
   dataSourceRuns: t.field({
-    complexity: pagedCost(dataSources.RUNS_PAGE),
     type: DataSourceRunPage,
-    description: `Sync runs of one source, newest first (offset default 0, limit default ${dataSources.RUNS_PAGE.defaultLimit}, max ${dataSources.RUNS_PAGE.maxLimit}).`,
+    ...pagedList(dataSources.RUNS_PAGE, 'Sync runs of one source, newest first'),
     authScopes: allow(dataSourceRoles.read),
     args: {
       id: t.arg.string({ required: true, description: 'The id, or the kind (e.g. sigma).' }),
       ...pageArgs(t.arg),
     },
-    resolve: (_root, { id, offset, limit }, context) =>
-      dataSources.listRuns(context.services, id, { offset: offset ?? undefined, limit: limit ?? undefined }),
+    resolve: (_root, { id, offset, limit }, context) => dataSources.listRuns(context.services, id, pagingOf({ offset, limit })),
   }),
 }));
 

@@ -1,8 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import * as lifecycle from './service.ts';
 import {
@@ -22,16 +21,14 @@ import { lifecycleRoles } from './permissions.ts';
 builder.queryFields((t) => ({
   detectionAssets: t.field({
     type: DetectionAssetPage,
-    description: 'Detection assets by name (limit default 50, max 200).',
-    complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
+    ...pagedList(lifecycle.LIFECYCLE_PAGE, 'Detection assets by name'),
     authScopes: allow(lifecycleRoles.read),
     args: {
       status: t.arg({ type: DetectionAssetStatusEnum }),
       kind: t.arg({ type: DetectionAssetKindEnum }),
       platform: t.arg.string(),
       technique: t.arg.string({ description: 'ATT&CK id or record id of a linked technique.' }),
-      offset: t.arg.int(),
-      limit: t.arg.int(),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, args, context, info) =>
       lifecycle.listAssets(
@@ -49,15 +46,13 @@ builder.queryFields((t) => ({
   }),
   detectionValidations: t.field({
     type: DetectionValidationPage,
-    description: 'Validations, newest first (limit default 50, max 200).',
-    complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
+    ...pagedList(lifecycle.LIFECYCLE_PAGE, 'Validations, newest first'),
     authScopes: allow(lifecycleRoles.read),
     args: {
       technique: t.arg.string(),
       assetId: t.arg({ type: 'UUID' }),
       status: t.arg.string({ description: 'fresh, expired or invalidated.' }),
-      offset: t.arg.int(),
-      limit: t.arg.int(),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, args, context, info) =>
       lifecycle.listValidations(
@@ -69,8 +64,7 @@ builder.queryFields((t) => ({
   }),
   infrastructureChanges: t.field({
     type: InfrastructureChangePage,
-    description: 'Infrastructure changes, newest first (limit default 50, max 200).',
-    complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
+    ...pagedList(lifecycle.LIFECYCLE_PAGE, 'Infrastructure changes, newest first'),
     authScopes: allow(lifecycleRoles.read),
     args: { since: t.arg({ type: 'DateTime' }), platform: t.arg.string(), ...pageArgs(t.arg) },
     resolve: (_root, args, context, info) =>
@@ -83,8 +77,7 @@ builder.queryFields((t) => ({
   }),
   detectionLifecycleDashboard: t.field({
     type: LifecycleDashboardType,
-    description: 'Detection confidence per technique with its terms, lowest first (limit default 50, max 200).',
-    complexity: pagedCost(lifecycle.LIFECYCLE_PAGE),
+    ...pagedList(lifecycle.LIFECYCLE_PAGE, 'Detection confidence per technique with its terms, lowest first'),
     authScopes: allow(lifecycleRoles.read),
     args: { technique: t.arg.string(), ...pageArgs(t.arg) },
     resolve: (_root, args, context) => lifecycle.dashboard(context.services, { technique: args.technique }, pagingOf(args)),

@@ -1,6 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { sliceOfPage, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf, sliceOfPage } from '../../graphql/pagination.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { evaluateDetectionRule } from './evaluations.ts';
@@ -24,16 +24,15 @@ import {
 
 builder.queryFields((t) => ({
   detectionRules: t.field({
-    complexity: pagedCost(rules.DETECTION_RULE_PAGE),
     type: DetectionRulePage,
-    description: `Detection rules matching the filter, by title (offset default 0, limit default ${rules.DETECTION_RULE_PAGE.defaultLimit}, max ${rules.DETECTION_RULE_PAGE.maxLimit}).`,
+    ...pagedList(rules.DETECTION_RULE_PAGE, 'Detection rules matching the filter, by title'),
     authScopes: allow(detectionRuleRoles.read),
     args: {
       filter: t.arg({ type: DetectionRuleFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
-      rules.listDetectionRules(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),
+      rules.listDetectionRules(context.services, filter ?? {}, pagingOf({ offset, limit })),
   }),
   detectionRule: t.prismaField({
     type: 'DetectionRule',

@@ -1,26 +1,20 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { intelRoles } from './permissions.ts';
 import * as intel from './service.ts';
 import { IntelFindingPage, IntelScanResultType } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   intelFindings: t.field({
-    complexity: pagedCost(intel.INTEL_FINDING_PAGE),
     type: IntelFindingPage,
-    description: `Findings of the intel scans, newest first (offset default 0, limit default ${intel.INTEL_FINDING_PAGE.defaultLimit}, max ${intel.INTEL_FINDING_PAGE.maxLimit}).`,
+    ...pagedList(intel.INTEL_FINDING_PAGE, 'Findings of the intel scans, newest first'),
     authScopes: allow(intelRoles.readFindings),
     args: { ...pageArgs(t.arg) },
     resolve: (_root, { offset, limit }, context, info) =>
-      intel.listFindings(
-        context.services,
-        { offset: offset ?? undefined, limit: limit ?? undefined },
-        queryFromInfo({ context, info, path: ['items'] }),
-      ),
+      intel.listFindings(context.services, pagingOf({ offset, limit }), queryFromInfo({ context, info, path: ['items'] })),
   }),
 }));
 

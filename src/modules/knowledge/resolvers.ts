@@ -1,5 +1,5 @@
 import { allow } from '../../graphql/access.ts';
-import { pagingOf, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
@@ -25,8 +25,7 @@ import {
 builder.queryFields((t) => ({
   playbooks: t.field({
     type: PlaybookPage,
-    description: `Playbooks matching the filter: by relevance with a search, else most recently changed first (offset default 0, limit default ${playbooks.PLAYBOOK_PAGE.defaultLimit}, max ${playbooks.PLAYBOOK_PAGE.maxLimit}).`,
-    complexity: pagedCost(playbooks.PLAYBOOK_PAGE),
+    ...pagedList(playbooks.PLAYBOOK_PAGE, 'Playbooks matching the filter: by relevance with a search, else most recently changed first'),
     authScopes: allow(knowledgeRoles.read),
     args: {
       filter: t.arg({ type: PlaybookFilterInput, required: false }),
@@ -42,8 +41,7 @@ builder.queryFields((t) => ({
   }),
   playbookVersions: t.field({
     type: PlaybookVersionPage,
-    description: `The earlier versions of a playbook, newest first (limit default ${playbooks.PLAYBOOK_VERSION_PAGE.defaultLimit}, max ${playbooks.PLAYBOOK_VERSION_PAGE.maxLimit}).`,
-    complexity: pagedCost(playbooks.PLAYBOOK_VERSION_PAGE),
+    ...pagedList(playbooks.PLAYBOOK_VERSION_PAGE, 'The earlier versions of a playbook, newest first'),
     authScopes: allow(knowledgeRoles.read),
     args: { id: t.arg({ type: 'UUID', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { id, offset, limit }, context) =>
@@ -51,8 +49,7 @@ builder.queryFields((t) => ({
   }),
   lessons: t.field({
     type: LessonPage,
-    description: `Lessons learned matching the filter: by relevance with a search, else newest first (offset default 0, limit default ${lessons.LESSON_PAGE.defaultLimit}, max ${lessons.LESSON_PAGE.maxLimit}).`,
-    complexity: pagedCost(lessons.LESSON_PAGE),
+    ...pagedList(lessons.LESSON_PAGE, 'Lessons learned matching the filter: by relevance with a search, else newest first'),
     authScopes: allow(knowledgeRoles.read),
     args: {
       filter: t.arg({ type: LessonFilterInput, required: false }),

@@ -1,7 +1,8 @@
 import { allow } from '../../graphql/access.ts';
+import { pagedList } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { CATALOG_SHAPE } from '../catalog/catalog-shape.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { coverageByTactic, coverageSummary } from './coverage.ts';
 import { ACTIVITY_PAGE, activityFeed, dashboardKpis, executiveSummary } from './dashboard.ts';
 import { operationalByTeam, operationalKpis, operationalTrend, PERIODS } from './operational.ts';
@@ -102,9 +103,12 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => coverageByTactic(context.services),
   }),
   activityFeed: t.field({
-    complexity: pagedCost(ACTIVITY_PAGE),
     type: [ActivityEntryType],
-    description: `Latest audit entries, newest first (limit default ${ACTIVITY_PAGE.defaultLimit}, max ${ACTIVITY_PAGE.maxLimit}); account, API key and notification entries are left out.`,
+    ...pagedList(
+      ACTIVITY_PAGE,
+      (paging) => `Latest audit entries, newest first (${paging}); account, API key and notification entries are left out.`,
+      { offset: false },
+    ),
     authScopes: read,
     args: { limit: t.arg.int({ required: false }) },
     resolve: (_root, { limit }, context) => activityFeed(context.services, { limit: limit ?? undefined }),

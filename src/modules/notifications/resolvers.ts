@@ -1,8 +1,7 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
-import { pageType, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pageType } from '../../graphql/pagination.ts';
 import * as notifications from './service.ts';
 import { notificationRoles } from './permissions.ts';
 
@@ -25,9 +24,8 @@ const NotificationPage = pageType('NotificationPage', NotificationType);
 
 builder.queryFields((t) => ({
   notifications: t.field({
-    complexity: pagedCost(notifications.NOTIFICATION_PAGE),
     type: NotificationPage,
-    description: "The caller's notifications, newest first (limit default 20, max 100).",
+    ...pagedList(notifications.NOTIFICATION_PAGE, "The caller's notifications, newest first"),
     authScopes: allow(notificationRoles.own),
     args: { ...pageArgs(t.arg) },
     resolve: (_root, args, context) =>

@@ -2,8 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { pagedCost } from '../../graphql/cost.ts';
-import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { OSINT_REVIEW_TRANSITIONS } from './lifecycle.ts';
 import { osintRoles } from './permissions.ts';
 import * as osint from './service.ts';
@@ -20,8 +19,7 @@ import {
 builder.queryFields((t) => ({
   osintItems: t.field({
     type: OsintItemPage,
-    description: `Feed items, newest first (published, else stored); offset default 0, limit default ${osint.OSINT_ITEM_PAGE.defaultLimit}, max ${osint.OSINT_ITEM_PAGE.maxLimit}.`,
-    complexity: pagedCost(osint.OSINT_ITEM_PAGE),
+    ...pagedList(osint.OSINT_ITEM_PAGE, (paging) => `Feed items, newest first by publication, else by arrival (${paging}).`),
     authScopes: allow(osintRoles.read),
     args: {
       feedId: t.arg({ type: 'UUID', description: 'Items of this feed.' }),
@@ -73,8 +71,7 @@ builder.queryFields((t) => ({
   }),
   osintFeedRuns: t.field({
     type: OsintFeedRunPage,
-    description: `Runs of one feed, newest first (limit default ${osint.OSINT_RUN_PAGE.defaultLimit}, max ${osint.OSINT_RUN_PAGE.maxLimit}).`,
-    complexity: pagedCost(osint.OSINT_RUN_PAGE),
+    ...pagedList(osint.OSINT_RUN_PAGE, 'Runs of one feed, newest first'),
     authScopes: allow(osintRoles.read),
     args: { feedId: t.arg({ type: 'UUID', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, args, context, info) =>

@@ -1,8 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { generateQueue } from './revalidation.ts';
 import * as ownership from './service.ts';
@@ -23,15 +22,13 @@ import { ownershipRoles } from './permissions.ts';
 builder.queryFields((t) => ({
   ownershipAssignments: t.field({
     type: OwnershipAssignmentPage,
-    description: 'Technique-to-owner assignments, newest first (limit default 50, max 200).',
-    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    ...pagedList(ownership.OWNERSHIP_PAGE, 'Technique-to-owner assignments, newest first'),
     authScopes: allow(ownershipRoles.read),
     args: {
       technique: t.arg.string(),
       ownerId: t.arg({ type: 'UUID' }),
       responsibility: t.arg({ type: ResponsibilityEnum }),
-      offset: t.arg.int(),
-      limit: t.arg.int(),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, args, context, info) =>
       ownership.listAssignments(
@@ -43,8 +40,7 @@ builder.queryFields((t) => ({
   }),
   ownedAssets: t.field({
     type: OwnedAssetPage,
-    description: 'Systems and environments, by name (limit default 50, max 200).',
-    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    ...pagedList(ownership.OWNERSHIP_PAGE, 'Systems and environments, by name'),
     authScopes: allow(ownershipRoles.read),
     args: { kind: t.arg.string(), criticality: t.arg({ type: CriticalityEnum }), ...pageArgs(t.arg) },
     resolve: (_root, args, context, info) =>
@@ -57,14 +53,12 @@ builder.queryFields((t) => ({
   }),
   revalidationQueue: t.field({
     type: RevalidationEntryPage,
-    description: 'Techniques needing re-testing, highest risk first (limit default 50, max 200).',
-    complexity: pagedCost(ownership.OWNERSHIP_PAGE),
+    ...pagedList(ownership.OWNERSHIP_PAGE, 'Techniques needing re-testing, highest risk first'),
     authScopes: allow(ownershipRoles.queue),
     args: {
       reason: t.arg({ type: RevalidationReasonEnum }),
       technique: t.arg.string({ description: 'Only the entries of this technique (ATT&CK id or record id).' }),
-      offset: t.arg.int(),
-      limit: t.arg.int(),
+      ...pageArgs(t.arg),
     },
     resolve: (_root, args, context, info) =>
       ownership.listQueue(

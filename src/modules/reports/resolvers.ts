@@ -1,7 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { TEST_PAGE } from '../test-runs/service.ts';
 import { RemediationStatusEnum } from '../test-runs/types.ts';
 import { coverageReport } from './coverage.ts';
@@ -16,9 +15,7 @@ import {
   TestResultsReportFilterInput,
   TestResultsReportType,
 } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
-
-const paging = `offset default 0, limit default ${TEST_PAGE.defaultLimit}, max ${TEST_PAGE.maxLimit}`;
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   coverageReport: t.field({
@@ -29,38 +26,26 @@ builder.queryFields((t) => ({
     resolve: (_root, { filter }, context) => coverageReport(context.services, filter),
   }),
   testResultsReport: t.field({
-    complexity: pagedCost(TEST_PAGE),
     type: TestResultsReportType,
-    description: `Tests with their results, most recently executed first; the date range applies to execution_date (${paging}).`,
+    ...pagedList(TEST_PAGE, 'Tests with their results, most recently executed first; the date range applies to execution_date'),
     authScopes: allow(reportRoles.read),
     args: {
       filter: t.arg({ type: TestResultsReportFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
-      testResultsReport(
-        context.services,
-        filter,
-        { offset: offset ?? undefined, limit: limit ?? undefined },
-        queryFromInfo({ context, info, path: ['items'] }),
-      ),
+      testResultsReport(context.services, filter, pagingOf({ offset, limit }), queryFromInfo({ context, info, path: ['items'] })),
   }),
   remediationReport: t.field({
-    complexity: pagedCost(TEST_PAGE),
     type: RemediationReportType,
-    description: `Tests whose remediation is tracked, most recently updated first (${paging}).`,
+    ...pagedList(TEST_PAGE, 'Tests whose remediation is tracked, most recently updated first'),
     authScopes: allow(reportRoles.read),
     args: {
       status: t.arg({ type: RemediationStatusEnum, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { status, offset, limit }, context, info) =>
-      remediationReport(
-        context.services,
-        { status },
-        { offset: offset ?? undefined, limit: limit ?? undefined },
-        queryFromInfo({ context, info, path: ['items'] }),
-      ),
+      remediationReport(context.services, { status }, pagingOf({ offset, limit }), queryFromInfo({ context, info, path: ['items'] })),
   }),
   generatedReport: t.field({
     type: 'JSON',

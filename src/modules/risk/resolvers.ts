@@ -1,31 +1,24 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { computeRisk } from './compute.ts';
 import { riskRoles } from './permissions.ts';
 import * as risk from './service.ts';
 import { RiskComputationType, RiskMatrixType, RiskProfileFilterInput, RiskProfilePage, RiskSummaryType } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   riskProfiles: t.field({
-    complexity: pagedCost(risk.PROFILE_PAGE),
     type: RiskProfilePage,
-    description: `Stored risk profiles, highest score first (offset default 0, limit default ${risk.PROFILE_PAGE.defaultLimit}, max ${risk.PROFILE_PAGE.maxLimit}).`,
+    ...pagedList(risk.PROFILE_PAGE, 'Stored risk profiles, highest score first'),
     authScopes: allow(riskRoles.read),
     args: {
       filter: t.arg({ type: RiskProfileFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context, info) =>
-      risk.listProfiles(
-        context.services,
-        filter,
-        { offset: offset ?? undefined, limit: limit ?? undefined },
-        queryFromInfo({ context, info, path: ['items'] }),
-      ),
+      risk.listProfiles(context.services, filter, pagingOf({ offset, limit }), queryFromInfo({ context, info, path: ['items'] })),
   }),
   riskMatrix: t.field({
     type: RiskMatrixType,
@@ -39,17 +32,17 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, context) => risk.summary(context.services),
   }),
   riskRecommendations: t.prismaField({
-    complexity: pagedCost(risk.RECOMMENDATION_LIMIT),
     type: ['RiskProfile'],
-    description: `Techniques to test next: the highest risks among those not validated, with the reason (limit default ${risk.RECOMMENDATION_LIMIT.defaultLimit}, max ${risk.RECOMMENDATION_LIMIT.maxLimit}).`,
+    ...pagedList(risk.RECOMMENDATION_LIMIT, 'Techniques to test next: the highest risks among those not validated, with the reason', {
+      offset: false,
+    }),
     authScopes: allow(riskRoles.read),
     args: { limit: t.arg.int({ required: false }) },
     resolve: (query, _root, { limit }, context) => risk.recommendations(context.services, { limit }, query),
   }),
   riskTop: t.prismaField({
-    complexity: pagedCost(risk.TOP_LIMIT),
     type: ['RiskProfile'],
-    description: `The highest risks among techniques without established detection (limit default ${risk.TOP_LIMIT.defaultLimit}, 1–${risk.TOP_LIMIT.maxLimit}).`,
+    ...pagedList(risk.TOP_LIMIT, 'The highest risks among techniques without established detection', { offset: false }),
     authScopes: allow(riskRoles.read),
     args: { limit: t.arg.int({ required: false }) },
     resolve: (query, _root, { limit }, context) => risk.top(context.services, { limit }, query),

@@ -1,8 +1,8 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { pageType, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pageType, pagingOf } from '../../graphql/pagination.ts';
 import { compareSnapshots, POSTURE_PERIODS, postureHistory, SNAPSHOT_EVOLUTION_MAX, snapshotEvolution } from './analysis.ts';
 import { snapshotRoles } from './permissions.ts';
 import * as snapshots from './service.ts';
@@ -16,20 +16,17 @@ import {
 } from './types.ts';
 
 const SnapshotPage = pageType('SnapshotPage', SnapshotType);
-const { defaultLimit, maxLimit } = snapshots.SNAPSHOT_PAGE;
 
 builder.queryFields((t) => ({
   snapshots: t.field({
-    complexity: pagedCost(snapshots.SNAPSHOT_PAGE),
     type: SnapshotPage,
-    description: `Snapshots, newest first (offset default 0, limit default ${defaultLimit}, max ${maxLimit}).`,
+    ...pagedList(snapshots.SNAPSHOT_PAGE, 'Snapshots, newest first'),
     authScopes: allow(snapshotRoles.read),
     args: {
       kind: t.arg({ type: SnapshotKindEnum, required: false }),
       ...pageArgs(t.arg),
     },
-    resolve: (_root, { kind, offset, limit }, context) =>
-      snapshots.listSnapshots(context.services, { kind }, { offset: offset ?? undefined, limit: limit ?? undefined }),
+    resolve: (_root, { kind, offset, limit }, context) => snapshots.listSnapshots(context.services, { kind }, pagingOf({ offset, limit })),
   }),
   snapshot: t.prismaField({
     type: 'Snapshot',

@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
@@ -28,14 +28,13 @@ import {
   ValidateTestRedInput,
 } from './types.ts';
 import { applyTransition } from './workflow.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList } from '../../graphql/pagination.ts';
 import { selectedFields } from '../../graphql/selection.ts';
 
 builder.queryFields((t) => ({
   tests: t.field({
-    complexity: pagedCost(tests.TEST_PAGE),
     type: TestPage,
-    description: `Tests matching the filter, newest first (offset default 0, limit default ${tests.TEST_PAGE.defaultLimit}, max ${tests.TEST_PAGE.maxLimit}; or keyset paging with after).`,
+    ...pagedList(tests.TEST_PAGE, (paging) => `Tests matching the filter, newest first (${paging}; or keyset paging with after).`),
     authScopes: allow(testRoles.read),
     args: {
       filter: t.arg({ type: TestFilterInput, required: false }),

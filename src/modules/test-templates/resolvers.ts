@@ -1,8 +1,8 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { pageType, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pageType, pagingOf } from '../../graphql/pagination.ts';
 import { templatesByTtpIdLoader } from './loaders.ts';
 
 /** Most templates one technique lists (Atomic Red Team has a few dozen for the busiest technique). */
@@ -12,20 +12,18 @@ import * as templates from './service.ts';
 import { CreateTestTemplateInput, TemplateStatsType, TestTemplateFilterInput, TestTemplateType, UpdateTestTemplateInput } from './types.ts';
 
 const TestTemplatePage = pageType('TestTemplatePage', TestTemplateType);
-const { defaultLimit, maxLimit } = templates.TEMPLATE_PAGE;
 
 builder.queryFields((t) => ({
   testTemplates: t.field({
-    complexity: pagedCost(templates.TEMPLATE_PAGE),
     type: TestTemplatePage,
-    description: `Templates matching the filter, by technique then name (limit default ${defaultLimit}, max ${maxLimit}).`,
+    ...pagedList(templates.TEMPLATE_PAGE, 'Templates matching the filter, by technique then name'),
     authScopes: allow(templateRoles.read),
     args: {
       filter: t.arg({ type: TestTemplateFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
-      templates.listTemplates(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),
+      templates.listTemplates(context.services, filter ?? {}, pagingOf({ offset, limit })),
   }),
   testTemplate: t.prismaField({
     type: 'TestTemplate',

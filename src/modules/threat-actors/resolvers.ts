@@ -1,17 +1,18 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { threatActorRoles } from './permissions.ts';
 import * as threatActors from './service.ts';
 import { ThreatActorFilterInput, ThreatActorPage } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   threatActors: t.field({
-    complexity: pagedCost(threatActors.THREAT_ACTOR_PAGE),
     type: ThreatActorPage,
-    description: `Threat actors matching the filter, by name; revoked and deprecated ones only with includeDeprecated (offset default 0, limit default ${threatActors.THREAT_ACTOR_PAGE.defaultLimit}, max ${threatActors.THREAT_ACTOR_PAGE.maxLimit}).`,
+    ...pagedList(
+      threatActors.THREAT_ACTOR_PAGE,
+      'Threat actors matching the filter, by name; revoked and deprecated ones only with includeDeprecated',
+    ),
     authScopes: allow(threatActorRoles.read),
     args: {
       filter: t.arg({ type: ThreatActorFilterInput, required: false }),
@@ -21,7 +22,7 @@ builder.queryFields((t) => ({
       threatActors.listThreatActors(
         context.services,
         filter,
-        { offset: offset ?? undefined, limit: limit ?? undefined },
+        pagingOf({ offset, limit }),
         queryFromInfo({ context, info, path: ['items'] }),
       ),
   }),

@@ -2,8 +2,7 @@ import { grants } from '../../auth/access.ts';
 import { allow, anyone } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { principalOf } from '../../graphql/context.ts';
-import { pagedCost } from '../../graphql/cost.ts';
-import { pageArgs, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import * as connections from './connections.ts';
 import * as issues from './issues.ts';
 import { trackerRoles } from './permissions.ts';
@@ -57,8 +56,7 @@ builder.prismaObjectField('Test', 'canCreateTrackerIssue', (t) =>
 builder.queryFields((t) => ({
   trackerConnections: t.prismaField({
     type: ['TrackerConnection'],
-    description: 'Issue-tracker connections, newest first (limit default 50, max 200). Admins only.',
-    complexity: pagedCost(connections.CONNECTION_PAGE),
+    ...pagedList(connections.CONNECTION_PAGE, (paging) => `Issue-tracker connections, newest first (${paging}). Admins only.`),
     authScopes: allow(trackerRoles.manage),
     args: { ...pageArgs(t.arg) },
     resolve: (query, _root, args, context) => connections.listConnections(context.services, pagingOf(args), query),
@@ -71,8 +69,7 @@ builder.queryFields((t) => ({
   }),
   trackerIssues: t.prismaField({
     type: ['TrackerLink'],
-    description: 'Linked tracker issues, newest first (limit default 50, max 200), by status or connection.',
-    complexity: pagedCost(issues.ISSUE_PAGE),
+    ...pagedList(issues.ISSUE_PAGE, (paging) => `Linked tracker issues, newest first (${paging}), by status or connection.`),
     authScopes: allow(trackerRoles.issues),
     args: { ...pageArgs(t.arg), status: t.arg({ type: TrackerLinkStatusEnum }), connectionId: t.arg({ type: 'UUID' }) },
     resolve: (query, _root, args, context) =>

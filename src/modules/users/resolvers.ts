@@ -1,8 +1,8 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
-import { pageType, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pageType, pagingOf } from '../../graphql/pagination.ts';
 import { userRoles } from './permissions.ts';
 import * as users from './service.ts';
 import { AssignableUserType, CreateUserInput, UpdateUserInput, UserFilterInput, UserType } from './types.ts';
@@ -11,16 +11,14 @@ const UserPage = pageType('UserPage', UserType);
 
 builder.queryFields((t) => ({
   users: t.field({
-    complexity: pagedCost(users.USER_PAGE),
     type: UserPage,
-    description: `Users matching the filter, by username (limit default ${users.USER_PAGE.defaultLimit}, max ${users.USER_PAGE.maxLimit}).`,
+    ...pagedList(users.USER_PAGE, 'Users matching the filter, by username'),
     authScopes: allow(userRoles.list),
     args: {
       filter: t.arg({ type: UserFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
-    resolve: (_root, { filter, offset, limit }, context) =>
-      users.listUsers(context.services, filter ?? {}, { offset: offset ?? undefined, limit: limit ?? undefined }),
+    resolve: (_root, { filter, offset, limit }, context) => users.listUsers(context.services, filter ?? {}, pagingOf({ offset, limit })),
   }),
   assignableUsers: t.prismaField({
     type: [AssignableUserType],

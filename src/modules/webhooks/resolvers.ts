@@ -1,8 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { pagingOf, pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 import * as webhooks from './service.ts';
@@ -17,8 +16,7 @@ builder.queryFields((t) => ({
   }),
   webhooks: t.prismaField({
     type: ['Webhook'],
-    description: 'Webhooks, newest first (limit default 50, max 200). Admins only.',
-    complexity: pagedCost(webhooks.WEBHOOK_PAGE),
+    ...pagedList(webhooks.WEBHOOK_PAGE, (paging) => `Webhooks, newest first (${paging}). Admins only.`),
     authScopes: allow(webhookRoles.manage),
     args: { ...pageArgs(t.arg) },
     resolve: (query, _root, args, context) => webhooks.listWebhooks(context.services, pagingOf(args), query),
@@ -31,8 +29,7 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.field({
     type: WebhookDeliveryPage,
-    description: "A webhook's deliveries, newest first (limit default 50, max 200), each with its attempts.",
-    complexity: pagedCost(webhooks.DELIVERY_PAGE),
+    ...pagedList(webhooks.DELIVERY_PAGE, (paging) => `A webhook's deliveries, newest first (${paging}), each with its attempts.`),
     authScopes: allow(webhookRoles.manage),
     args: {
       webhookId: t.arg({ type: 'UUID', required: true }),

@@ -1,24 +1,22 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pagedCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import { worklogRoles } from './permissions.ts';
 import * as worklogs from './service.ts';
 import { CreateWorklogInput, UpdateWorklogInput, WorklogFilterInput, WorklogPage, WorklogSummaryType } from './types.ts';
-import { pageArgs } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
 
 builder.queryFields((t) => ({
   worklogs: t.field({
     type: WorklogPage,
-    description: `The caller's worklogs (admins: everyone's), latest day first (offset default 0, limit default ${worklogs.WORKLOG_PAGE.defaultLimit}, max ${worklogs.WORKLOG_PAGE.maxLimit}).`,
-    complexity: pagedCost(worklogs.WORKLOG_PAGE),
+    ...pagedList(worklogs.WORKLOG_PAGE, "The caller's worklogs (admins: everyone's), latest day first"),
     authScopes: allow(worklogRoles.own),
     args: {
       filter: t.arg({ type: WorklogFilterInput, required: false }),
       ...pageArgs(t.arg),
     },
     resolve: (_root, { filter, offset, limit }, context) =>
-      worklogs.listWorklogs(context.services, principalOf(context), filter, { offset: offset ?? undefined, limit: limit ?? undefined }),
+      worklogs.listWorklogs(context.services, principalOf(context), filter, pagingOf({ offset, limit })),
   }),
   worklog: t.prismaField({
     type: 'Worklog',
