@@ -6,7 +6,7 @@ import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { TestTemplate, ThreatActor } from '../../generated/prisma/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { parseInput, trimmed } from '../../validation.ts';
+import { isUuid, parseInput, trimmed } from '../../validation.ts';
 import { fieldsFromTemplate } from '../test-runs/templates.ts';
 import { getThreatActor } from '../threat-actors/service.ts';
 import { insertCampaign } from './service.ts';
@@ -14,7 +14,7 @@ import type { CampaignQuery } from './store.ts';
 
 const MAX_DESCRIPTION = 20_000;
 /** A threat actor's uuid or ATT&CK group id (G0007); anything else names no actor. */
-const ACTOR_KEY = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|G\d{4,})$/i;
+const isActorKey = (key: string) => isUuid(key) || /^G\d{4,}$/i.test(key);
 
 const inputSchema = z.object({
   name: trimmed(300).nullish(),
@@ -83,7 +83,7 @@ export async function createCampaignFromThreatActor(
   query: CampaignQuery = {},
 ) {
   const data = parseInput(inputSchema, input ?? {});
-  if (!ACTOR_KEY.test(actorKey.trim())) throw new NotFoundError('Threat actor', actorKey);
+  if (!isActorKey(actorKey.trim())) throw new NotFoundError('Threat actor', actorKey);
   const actor = await getThreatActor(services, actorKey);
   return inTransaction(
     services,

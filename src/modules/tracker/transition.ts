@@ -3,19 +3,8 @@ import type { TrackerIssueFacts } from '../../events/types.ts';
 import type { TrackerLinkStatus } from '../../generated/prisma/enums.ts';
 import { trackerLinkLifecycle, type TrackerLinkAction } from './lifecycle.ts';
 
-/** A link as its events describe it (the connection by id only: its credential never travels). */
-export interface AnnouncedLink {
-  id: string;
-  status: TrackerLinkStatus;
-  connectionId: string;
-  subjectType: string;
-  subjectId: string;
-  testId: string | null;
-  issueKey: string | null;
-  issueUrl: string | null;
-  trackerStatus: string | null;
-  retestId: string | null;
-}
+/** A link as its events describe it: the facts every tracker event carries (the connection by id only: its credential never travels), its status and retest. */
+export type AnnouncedLink = Omit<TrackerIssueFacts, 'linkId'> & { id: string; status: TrackerLinkStatus; retestId: string | null };
 
 /** The link columns the events read, for a Prisma `select`. */
 export const ANNOUNCED_SELECT = {
@@ -29,7 +18,7 @@ export const ANNOUNCED_SELECT = {
   issueUrl: true,
   trackerStatus: true,
   retestId: true,
-} as const;
+} as const satisfies Record<keyof AnnouncedLink, true>;
 
 type LinkUpdate = Partial<Pick<AnnouncedLink, 'issueKey' | 'issueUrl' | 'trackerStatus' | 'retestId'>> & Record<string, unknown>;
 
