@@ -2,7 +2,8 @@ import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from '@apol
 import type { GraphQLSchema } from 'graphql';
 import { oneExecutionStop } from './errors.ts';
 import { introspectionRefusal } from './introspection.ts';
-import { costError, limitRules, type GraphqlLimits } from './rules.ts';
+import { createCostMemo } from './cost-memo.ts';
+import { costRefusal, limitRules, type GraphqlLimits } from './rules.ts';
 
 /**
  * Apollo's share of the limits: the token limit at parse, depth and aliases at validation (cacheable: they depend on
@@ -13,13 +14,14 @@ export function apolloLimits<TContext extends BaseContext & { auth: { principal:
   schema: GraphQLSchema,
   limits: GraphqlLimits,
 ) {
+  const costOf = createCostMemo(schema);
   const costCheck: ApolloServerPlugin<TContext> = {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, request, operationName, contextValue }) {
           const error =
             introspectionRefusal(schema, document, limits.introspection, Boolean(contextValue.auth.principal)) ??
-            costError(schema, document, limits, { variables: request.variables, operationName });
+            costRefusal(costOf(document, { variables: request.variables, operationName }), limits);
           if (error) throw error;
         },
         async willSendResponse({ response }) {

@@ -83,16 +83,6 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, inp
   return cost;
 }
 
-/** A GraphQL error when the operation costs more than the limit, null otherwise. */
-export function costError(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  limits: GraphqlLimits,
-  input: CostInput = {},
-): GraphQLError | null {
-  return costRefusal(operationCost(schema, document, input), limits);
-}
-
 /** The refusal of an operation costing `cost`, or null when it is within the limit (or unknown: execution reports why). */
 export function costRefusal(cost: number | null, limits: GraphqlLimits): GraphQLError | null {
   if (cost === null || cost <= limits.maxCost) return null;

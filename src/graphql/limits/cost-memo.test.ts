@@ -1,0 +1,42 @@
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../schema.ts';
+import { createCostMemo } from './cost-memo.ts';
+import { operationCost } from './rules.ts';
+
+const DOCUMENT = parse(`
+  query Page($limit: Int, $filter: TestFilter, $withTests: Boolean!, $techniques: Int) {
+    tests(limit: $limit, filter: $filter) { total items { id name } }
+    campaigns(limit: $techniques) @include(if: $withTests) { items { id } }
+  }
+  query Other($limit: Int) { users(limit: $limit) { items { id username } } }
+`);
+
+describe('the cost memo', () => {
+  it('answers what a fresh cost computation answers, whichever variables change', () => {
+    const memo = createCostMemo(schema);
+    const cases = [
+      { operationName: 'Page', variables: { limit: 10, withTests: false } },
+      { operationName: 'Page', variables: { limit: 10, withTests: false, filter: { platform: 'windows' } } },
+      { operationName: 'Page', variables: { limit: 200, withTests: false } },
+      { operationName: 'Page', variables: { limit: 10, withTests: true, techniques: 5 } },
+      { operationName: 'Page', variables: { limit: 10, withTests: true, techniques: 100 } },
+      { operationName: 'Page', variables: { withTests: true } },
+      { operationName: 'Page', variables: { limit: null, withTests: true } },
+      { operationName: 'Other', variables: { limit: 3 } },
+      { operationName: 'Other', variables: { limit: 100 } },
+    ];
+    for (const input of [...cases, ...cases]) {
+      expect(memo(DOCUMENT, input), JSON.stringify(input)).toBe(operationCost(schema, DOCUMENT, input));
+    }
+  });
+
+  it('does not keep an unknown cost: variables that do not coerce are costed again', () => {
+    const memo = createCostMemo(schema);
+    expect(memo(DOCUMENT, { operationName: 'Other', variables: { limit: 'many' } })).toBeNull();
+    expect(memo(DOCUMENT, { operationName: 'Page', variables: { limit: 10, withTests: 'yes' } })).toBeNull();
+    expect(memo(DOCUMENT, { operationName: 'Page', variables: { limit: 10, withTests: false } })).toBe(
+      operationCost(schema, DOCUMENT, { operationName: 'Page', variables: { limit: 10, withTests: false } }),
+    );
+  });
+});
