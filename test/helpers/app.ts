@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -156,6 +156,13 @@ export async function startTestApp(env: Record<string, string> = {}, { embedded 
     },
   };
   return testApp;
+}
+
+/** GET `path` under /api/v1 with `token`, expecting 200 (the body shows in the failure); answers the body. */
+export async function getOk(app: TestApp, path: string, token: string) {
+  const response = await app.api('GET', path, { token });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
 }
 
 type AppEnv = Record<string, string> | (() => Record<string, string>);
