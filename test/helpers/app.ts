@@ -188,3 +188,27 @@ export function useTestApp(env: AppEnv = {}): TestApp {
     },
   });
 }
+
+/**
+ * An object that a `beforeAll` of the test file makes (after the hooks registered earlier, such as the test app's),
+ * usable from the file's top level: the handle forwards to the object, and throws when read before it exists.
+ */
+export function madeBeforeAll<T extends object>(what: string, make: () => Promise<T>): T {
+  let made: T | undefined;
+  beforeAll(async () => {
+    made = await make();
+  });
+  const target = () => {
+    if (!made) throw new Error(`${what} exists only once the file's beforeAll hooks have run`);
+    return made;
+  };
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(target(), key),
+    has: (_target, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
