@@ -34,6 +34,9 @@ const now = Date.now();
 const daysAgo = (days: number) => new Date(now - days * DAY);
 const at = (iso: string) => new Date(iso);
 
+/** The coverage of the 5 active techniques: 1 validated, 2 partial, 1 not covered, 1 not evaluated → (1 + 0.5 × 2) / 5 = 40.0 %. */
+const COVERAGE = { validated: 1, partial: 2, not_covered: 1, in_progress: 0, not_evaluated: 1, coverage_percentage: 40 };
+
 const NAMES = {
   T1001: 'Alpha, the "first" one',
   T1002: '=HYPERLINK("http://evil.example","click")',
@@ -213,16 +216,7 @@ describe('coverage summary (JSON)', () => {
   it('totals by status and the coverage percentage leave revoked techniques out', async () => {
     const { status, body } = await get('/reports/coverage-summary');
     expect(status).toBe(200);
-    // 5 active techniques: 1 validated, 2 partial, 1 not covered, 1 not evaluated → (1 + 0.5 × 2) / 5 = 40.0 %
-    expect(body.totals).toEqual({
-      total: 5,
-      validated: 1,
-      partial: 2,
-      not_covered: 1,
-      in_progress: 0,
-      not_evaluated: 1,
-      coverage_percentage: 40,
-    });
+    expect(body.totals).toEqual({ total: 5, ...COVERAGE });
     expect(body).toMatchObject({ tactic: null, platform: null });
   });
 
@@ -505,15 +499,7 @@ describe('generated documents', () => {
     const { status, body } = await get('/reports/generate/coverage-summary?format=json');
     expect(status).toBe(200);
     expect(body).toMatchObject({ kind: 'coverage_summary', title: 'Coverage summary' });
-    expect(body.coverage).toEqual({
-      total_techniques: 5,
-      validated: 1,
-      partial: 2,
-      not_covered: 1,
-      in_progress: 0,
-      not_evaluated: 1,
-      coverage_percentage: 40,
-    });
+    expect(body.coverage).toEqual({ total_techniques: 5, ...COVERAGE });
     expect(body.by_tactic.map((row: any) => [row.tactic, row.coverage_percentage])).toEqual([
       ['Execution', 50],
       ['Persistence', 0],
