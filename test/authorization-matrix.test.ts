@@ -1,15 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-} from 'graphql';
+import { isNonNullType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requestTypeOf } from '../rest-adapter/body.ts';
 import { routes } from '../rest-adapter/routes.ts';
@@ -17,6 +7,7 @@ import type { Route } from '../rest-adapter/types.ts';
 import { ALL_ROLES, type Role } from '../src/auth/roles.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { useTestApp } from './helpers/app.ts';
+import { operationOn, sampleInput } from './helpers/graphql-inputs.ts';
 
 /** The root fields the spec lets anyone call; every other field must refuse anonymous callers. */
 const PUBLIC_FIELDS = new Set(['Mutation.login', 'Query.health', 'Query.ssoSignIn', 'Mutation.receiveTrackerWebhook']);
@@ -97,42 +88,10 @@ describe('REST authorization matrix', () => {
   });
 });
 
-/** A literal that passes GraphQL validation for this input type, so only authorisation can refuse it. */
-function sampleLiteral(type: GraphQLInputType): string {
-  if (isNonNullType(type)) return sampleLiteral(type.ofType);
-  if (isListType(type)) return '[]';
-  if (isEnumType(type)) return type.getValues()[0].name;
-  if (isInputObjectType(type)) {
-    const required = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
-    return `{ ${required.map((field) => `${field.name}: ${sampleLiteral(field.type)}`).join(', ')} }`;
-  }
-  if (isScalarType(type)) {
-    switch (type.name) {
-      case 'Int':
-      case 'Float':
-        return '1';
-      case 'Boolean':
-        return 'false';
-      case 'ID':
-      case 'UUID':
-        return JSON.stringify(randomUUID());
-      case 'DateTime':
-        return JSON.stringify(new Date().toISOString());
-      case 'JSON':
-        return '{}';
-      default:
-        return '"T0000"';
-    }
-  }
-  throw new Error(`no sample for ${String(type)}`);
-}
-
-function anonymousOperation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): string {
-  const args = field.args
-    .filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined)
-    .map((arg) => `${arg.name}: ${sampleLiteral(arg.type)}`);
-  const selection = isScalarType(getNamedType(field.type)) || isEnumType(getNamedType(field.type)) ? '' : ' { __typename }';
-  return `${kind} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
+/** An operation on `field` with valid variables for its required arguments, so only authorisation can refuse it. */
+function anonymousOperation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): [string, Record<string, unknown>] {
+  const required = field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
+  return [operationOn(kind, field, required), Object.fromEntries(required.map((arg) => [arg.name, sampleInput(arg.type)]))];
 }
 
 const rootFields = (kind: 'query' | 'mutation', type: GraphQLObjectType | null | undefined) =>
@@ -142,13 +101,13 @@ describe('GraphQL denies anonymous callers by default', () => {
   const fields = [...rootFields('query', schema.getQueryType()), ...rootFields('mutation', schema.getMutationType())];
 
   it.each(fields.filter(([name]) => !PUBLIC_FIELDS.has(name)))('%s refuses an anonymous caller', async (_name, kind, field) => {
-    const result = await app.graphql(anonymousOperation(kind, field));
+    const result = await app.graphql(...anonymousOperation(kind, field));
     expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_AUTHENTICATED']);
     expect(result.data?.[field.name] ?? null).toBeNull();
   });
 
   it.each(fields.filter(([name]) => PUBLIC_FIELDS.has(name)))('%s is public', async (_name, kind, field) => {
-    const result = await app.graphql(anonymousOperation(kind, field));
+    const result = await app.graphql(...anonymousOperation(kind, field));
     expect(result.errors?.map((error) => error.extensions?.code) ?? []).not.toContain('NOT_AUTHENTICATED');
   });
 

@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-} from 'graphql';
+import { getNamedType, isInputObjectType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../rest-adapter/openapi.ts';
 import { routes } from '../../rest-adapter/routes.ts';
 import { schema } from './schema.ts';
 import { useTestApp } from '../../test/helpers/app.ts';
+import { operationOn, sampleInput } from '../../test/helpers/graphql-inputs.ts';
 
 /**
  * Every input of every REST row and GraphQL root field, fed a corpus of hostile values as an admin (so the
@@ -270,36 +260,6 @@ describe('literal filters', () => {
 
 // ---- GraphQL: every root field's arguments ----
 
-/** A JSON value this input type accepts, so that only the argument under attack is hostile. */
-function sample(type: GraphQLInputType): unknown {
-  if (isNonNullType(type)) return sample(type.ofType);
-  if (isListType(type)) return [];
-  if (isEnumType(type)) return type.getValues()[0].value ?? type.getValues()[0].name;
-  if (isInputObjectType(type)) {
-    const required = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
-    return Object.fromEntries(required.map((field) => [field.name, sample(field.type)]));
-  }
-  if (isScalarType(type)) {
-    switch (type.name) {
-      case 'Int':
-      case 'Float':
-        return 1;
-      case 'Boolean':
-        return false;
-      case 'ID':
-      case 'UUID':
-        return randomUUID();
-      case 'DateTime':
-        return new Date().toISOString();
-      case 'JSON':
-        return {};
-      default:
-        return 'T1059';
-    }
-  }
-  throw new Error(`no sample for ${String(type)}`);
-}
-
 const rootFields = (kind: 'query' | 'mutation', type: GraphQLObjectType | null | undefined) =>
   Object.values(type?.getFields() ?? {}).map((field) => [`${kind} ${field.name}`, kind, field] as const);
 
@@ -308,7 +268,7 @@ function hostileValues(arg: GraphQLArgument): unknown[] {
   const named = getNamedType(arg.type);
   const values: unknown[] = [...JSON_CORPUS];
   if (isInputObjectType(named)) {
-    const base = sample(arg.type) as Record<string, unknown>;
+    const base = sampleInput(arg.type) as Record<string, unknown>;
     for (const field of Object.keys(named.getFields())) {
       for (const value of JSON_CORPUS) values.push({ ...base, [field]: value });
     }
@@ -317,14 +277,11 @@ function hostileValues(arg: GraphQLArgument): unknown[] {
 }
 
 async function graphqlAttack(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>, token: string): Promise<string[]> {
-  const selection = isScalarType(getNamedType(field.type)) || isEnumType(getNamedType(field.type)) ? '' : ' { __typename }';
+  const query = operationOn(kind, field);
   const jobs: (() => Promise<string | null>)[] = [];
   for (const arg of field.args) {
-    const declarations = field.args.map((other) => `$${other.name}: ${String(other.type)}`).join(', ');
-    const uses = field.args.map((other) => `${other.name}: $${other.name}`).join(', ');
-    const query = `${kind} (${declarations}) { ${field.name}(${uses})${selection} }`;
     const base = Object.fromEntries(
-      field.args.filter((other) => other !== arg && isNonNullType(other.type)).map((other) => [other.name, sample(other.type)]),
+      field.args.filter((other) => other !== arg && isNonNullType(other.type)).map((other) => [other.name, sampleInput(other.type)]),
     );
     for (const value of hostileValues(arg)) {
       jobs.push(async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -158,6 +158,13 @@ export async function startTestApp(env: Record<string, string> = {}, { embedded 
   return testApp;
 }
 
+/** GET `path` under /api/v1 with `token`, expecting 200 (the body shows in the failure); answers the body. */
+export async function getOk(app: TestApp, path: string, token: string) {
+  const response = await app.api('GET', path, { token });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
+}
+
 type AppEnv = Record<string, string> | (() => Record<string, string>);
 
 /**
@@ -178,6 +185,30 @@ export function useTestApp(env: AppEnv = {}): TestApp {
     get(_target, key) {
       if (!app) throw new Error('The test server runs only between beforeAll and afterAll');
       return Reflect.get(app, key);
+    },
+  });
+}
+
+/**
+ * An object that a `beforeAll` of the test file makes (after the hooks registered earlier, such as the test app's),
+ * usable from the file's top level: the handle forwards to the object, and throws when read before it exists.
+ */
+export function madeBeforeAll<T extends object>(what: string, make: () => Promise<T>): T {
+  let made: T | undefined;
+  beforeAll(async () => {
+    made = await make();
+  });
+  const target = () => {
+    if (!made) throw new Error(`${what} exists only once the file's beforeAll hooks have run`);
+    return made;
+  };
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(target(), key),
+    has: (_target, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      return descriptor && { ...descriptor, configurable: true };
     },
   });
 }

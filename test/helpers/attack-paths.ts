@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { expect } from 'vitest';
-import type { TestApp } from './app.ts';
+import { madeBeforeAll, type TestApp } from './app.ts';
 import type { Member } from './test-runs.ts';
 
 const layerSchema = JSON.parse(readFileSync(new URL('../fixtures/navigator-layer-4.5.schema.json', import.meta.url), 'utf8'));
@@ -61,6 +61,9 @@ export async function seedPathCatalog(app: TestApp): Promise<Record<string, stri
   }
   return ids;
 }
+
+/** The catalog above, written before the file's tests (after `app` has started): technique ids by ttp id. */
+export const usePathCatalog = (app: TestApp) => madeBeforeAll('The path catalog', () => seedPathCatalog(app));
 
 /** A test template for `ttpId` written directly (templates have their own tests). */
 export async function template(app: TestApp, ttpId: string, extra: { isActive?: boolean; name?: string } = {}) {

@@ -73,6 +73,15 @@ export async function startSsoLogin(app: TestApp, relayState?: string): Promise<
   return { ...TestIdp.authnRequest(location), location, setCookie, cookie: setCookie.split(';')[0] };
 }
 
+/** SAML attributes of an answer: name to value(s). */
+export type SamlAttributes = Record<string, string | string[]>;
+
+/** A whole sign-in of `nameId`: the login redirect, the IdP's answer to that request, the callback. */
+export async function signInThroughIdp(app: TestApp, idp: TestIdp, nameId: string, attributes: SamlAttributes = {}) {
+  const request = await startSsoLogin(app);
+  return postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId, attributes }), { started: request });
+}
+
 export interface CallbackOptions {
   relayState?: string;
   /** The sign-in the posting browser started (its cookie goes along); null: a browser that started none. */

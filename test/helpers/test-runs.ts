@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Role } from '../../src/auth/roles.ts';
 import type { TestState } from '../../src/generated/prisma/enums.ts';
-import type { TestApp } from './app.ts';
+import { madeBeforeAll, type TestApp } from './app.ts';
 import { eventsSettled } from './events.ts';
 
 export interface Member {
@@ -25,6 +25,9 @@ export async function team(app: TestApp): Promise<Team> {
   );
   return Object.fromEntries(members.map((member) => [member.role, member])) as Team;
 }
+
+/** One signed-in user of every role, made before the file's tests (after `app` has started). */
+export const useTeam = (app: TestApp): Team => madeBeforeAll('The team', () => team(app));
 
 export async function technique(
   app: TestApp,

@@ -10,24 +10,18 @@ import {
   type GraphQLScalarType,
   type OperationDefinitionNode,
 } from 'graphql';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventOf } from '../../events/types.ts';
 import { schema } from '../../graphql/schema.ts';
-import { createPath, seedPathCatalog, storedOrder, template, validLayer } from '../../../test/helpers/attack-paths.ts';
+import { createPath, storedOrder, template, usePathCatalog, validLayer } from '../../../test/helpers/attack-paths.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { countQueries } from '../../../test/helpers/queries.ts';
-import { team, type Team } from '../../../test/helpers/test-runs.ts';
+import { useTeam } from '../../../test/helpers/test-runs.ts';
 import { attackPathsRoutes } from './routes.ts';
 
-let t: Team;
-let ids: Record<string, string>;
-
 const app = useTestApp();
-
-beforeAll(async () => {
-  t = await team(app);
-  ids = await seedPathCatalog(app);
-});
+const t = useTeam(app);
+const ids = usePathCatalog(app);
 
 const ttps = (path: any) => path.steps.map((step: any) => `${step.position}:${step.technique.ttp_id}`);
 

@@ -2,23 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-ws';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { EventOf } from '../../events/types.ts';
-import { createPath, seedPathCatalog, template, validLayer } from '../../../test/helpers/attack-paths.ts';
+import { createPath, template, usePathCatalog, validLayer } from '../../../test/helpers/attack-paths.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { countQueries } from '../../../test/helpers/queries.ts';
-import { team, type Member, type Team } from '../../../test/helpers/test-runs.ts';
-
-let t: Team;
-let ids: Record<string, string>;
+import { type Member, useTeam } from '../../../test/helpers/test-runs.ts';
 
 const app = useTestApp();
-
-beforeAll(async () => {
-  t = await team(app);
-  ids = await seedPathCatalog(app);
-});
+const t = useTeam(app);
+const ids = usePathCatalog(app);
 
 /** The five-step path of the end-to-end run: initial access to exfiltration. */
 const FIVE_STEPS = [

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { campaign, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
+import { campaign, createTest, technique, useTeam } from '../../../test/helpers/test-runs.ts';
 
 const app = useTestApp();
-let t: Team;
+const t = useTeam(app);
 let techniqueId: string;
 
 beforeAll(async () => {
-  t = await team(app);
   techniqueId = (await technique(app)).id;
 });
 

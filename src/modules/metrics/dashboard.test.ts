@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/helpers/app.ts';
-import { seedMetricsDataset } from '../../../test/helpers/metrics-dataset.ts';
+import { getOk, useTestApp } from '../../../test/helpers/app.ts';
+import { DATASET_COVERAGE, seedMetricsDataset } from '../../../test/helpers/metrics-dataset.ts';
 
 let viewer: string;
 let data: Awaited<ReturnType<typeof seedMetricsDataset>>;
@@ -24,11 +24,7 @@ async function statementsSent(work: () => Promise<unknown>, matching: RegExp) {
   return seen;
 }
 
-const get = async (path: string, token = viewer) => {
-  const response = await app.api('GET', path, { token });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-};
+const get = (path: string, token = viewer) => getOk(app, path, token);
 
 const app = useTestApp();
 
@@ -66,15 +62,7 @@ describe('dashboard', () => {
     expect(await get('/dashboard/kpis')).toEqual({
       total_techniques: 7,
       covered_percentage: 42.9, // (2 validated + 0.5 × 2 partial) / 7
-      coverage: {
-        total_techniques: 7,
-        validated: 2,
-        partial: 2,
-        not_covered: 1,
-        in_progress: 1,
-        not_evaluated: 1,
-        coverage_percentage: 42.9,
-      },
+      coverage: DATASET_COVERAGE,
       tests: { total: 13, draft: 1, red_executing: 1, blue_evaluating: 1, in_review: 2, rejected: 2, validated: 6 },
       campaigns: { total: 4, draft: 1, active: 1, completed: 2 },
     });

@@ -1,17 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { event } from '../../events/bus.ts';
-import { useTestApp } from '../../../test/helpers/app.ts';
-import { mondayOf, seedMetricsDataset } from '../../../test/helpers/metrics-dataset.ts';
+import { getOk, useTestApp } from '../../../test/helpers/app.ts';
+import { DATASET_COVERAGE, mondayOf, seedMetricsDataset } from '../../../test/helpers/metrics-dataset.ts';
 
 let viewer: string;
 let data: Awaited<ReturnType<typeof seedMetricsDataset>>;
 
 const DAY = 86_400_000;
-const get = async (path: string, token = viewer) => {
-  const response = await app.api('GET', path, { token });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-};
+const get = (path: string, token = viewer) => getOk(app, path, token);
 
 const app = useTestApp();
 
@@ -72,17 +68,7 @@ describe('on the fixed dataset', () => {
 
   describe('coverage metrics', () => {
     it('the summary counts active techniques (revoked and deprecated left out) and weighs partial coverage by half', async () => {
-      // 7 active: validated 2 (T1566, T1059), partial 2 (T1059.001, CUSTOM-1), not_covered 1, in_progress 1, not_evaluated 1
-      // (2 + 0.5 × 2) / 7 × 100 = 42.857… → 42.9
-      expect(await get('/metrics/summary')).toEqual({
-        total_techniques: 7,
-        validated: 2,
-        partial: 2,
-        not_covered: 1,
-        in_progress: 1,
-        not_evaluated: 1,
-        coverage_percentage: 42.9,
-      });
+      expect(await get('/metrics/summary')).toEqual(DATASET_COVERAGE);
     });
 
     it('by tactic: matrix order, a technique under each of its tactics, empty catalog tactics kept, custom tactics last', async () => {

@@ -56,6 +56,11 @@ beforeAll(async () => {
   await technique('T9508', 'validated', { deprecated: true });
 });
 
+/** The counts of the catalog above: T9501–T9506 active (T9507 revoked and T9508 deprecated are left out). */
+const BASELINE = { total: 6, validated: 2, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 1 };
+/** The counts after the second snapshot's status changes (see there). */
+const CHANGED = { total: 6, validated: 3, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 0 };
+
 let first: any;
 let second: any;
 
@@ -74,7 +79,7 @@ describe('snapshots', () => {
     expect(first).toMatchObject({
       name: 'Baseline',
       kind: 'manual',
-      summary: { total: 6, validated: 2, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 1 },
+      summary: BASELINE,
       coverage_percentage: 41.7,
       score: expected.mean,
     });
@@ -107,7 +112,7 @@ describe('snapshots', () => {
     const audit = await app.services.prisma.auditLog.findFirstOrThrow({ where: { action: 'create_snapshot', entityId: first.id } });
     expect(audit).toMatchObject({
       entityType: 'snapshot',
-      details: { kind: 'manual', name: 'Baseline', total: 6, validated: 2, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 1 },
+      details: { kind: 'manual', name: 'Baseline', ...BASELINE },
     });
   });
 
@@ -125,7 +130,7 @@ describe('snapshots', () => {
     // coverage (3 + 0.5 × 1) / 6 × 100 = 58.33 → 58.3.
     expect(second).toMatchObject({
       name: null,
-      summary: { total: 6, validated: 3, partial: 1, in_progress: 1, not_covered: 1, not_evaluated: 0 },
+      summary: CHANGED,
       coverage_percentage: 58.3,
       score: expected.mean,
     });
@@ -193,12 +198,7 @@ describe('snapshots', () => {
         date: utcDay(3, 10).toISOString(),
         coverage_percentage: 41.7,
         score: first.score,
-        total: 6,
-        validated: 2,
-        partial: 1,
-        in_progress: 1,
-        not_covered: 1,
-        not_evaluated: 1,
+        ...BASELINE,
       },
       {
         id: second.id,
@@ -207,12 +207,7 @@ describe('snapshots', () => {
         date: second.created_at,
         coverage_percentage: 58.3,
         score: second.score,
-        total: 6,
-        validated: 3,
-        partial: 1,
-        in_progress: 1,
-        not_covered: 1,
-        not_evaluated: 0,
+        ...CHANGED,
       },
     ]);
     const narrowed = await app.api('GET', `/snapshots/evolution?from=${utcDay(1).toISOString()}`, { token: viewer });
@@ -313,24 +308,14 @@ describe('posture history and the daily snapshot', () => {
         snapshot_id: yesterday.id,
         coverage_percentage: 58.3,
         score: yesterday.score,
-        total: 6,
-        validated: 3,
-        partial: 1,
-        in_progress: 1,
-        not_covered: 1,
-        not_evaluated: 0,
+        ...CHANGED,
       },
       {
         date: dateOf(utcDay(0)),
         snapshot_id: posture.body.id,
         coverage_percentage: 58.3,
         score: posture.body.score,
-        total: 6,
-        validated: 3,
-        partial: 1,
-        in_progress: 1,
-        not_covered: 1,
-        not_evaluated: 0,
+        ...CHANGED,
       },
     ]);
     const year = await app.api('GET', '/dashboard/posture-history?period=1y', { token: viewer });

@@ -2,16 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { TestIdp } from '../../../test/helpers/saml-idp.ts';
-import {
-  EMAIL_ATTRIBUTE,
-  enableSso,
-  postSsoCallback,
-  ROLE_ATTRIBUTE,
-  SP,
-  SSO_PUBLIC_URL,
-  startSsoLogin,
-  useTestIdp,
-} from '../../../test/helpers/sso.ts';
+import { EMAIL_ATTRIBUTE, ROLE_ATTRIBUTE, type SamlAttributes, SP, SSO_PUBLIC_URL } from '../../../test/helpers/sso.ts';
+import { enableSso, postSsoCallback, signInThroughIdp, useTestIdp } from '../../../test/helpers/sso.ts';
 import { bootstrapAdmin } from '../users/bootstrap.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL, ADMIN_PASSWORD: 'bootstrap admin password' });
@@ -26,10 +18,7 @@ const idp = useTestIdp(app);
 
 const hex = () => randomBytes(4).toString('hex');
 
-async function signIn(nameId: string, attributes: Record<string, string | string[]> = {}) {
-  const request = await startSsoLogin(app);
-  return postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId, attributes }), { started: request });
-}
+const signIn = (nameId: string, attributes?: SamlAttributes) => signInThroughIdp(app, idp, nameId, attributes);
 
 const ACCOUNT_EXISTS = {
   status: 409,

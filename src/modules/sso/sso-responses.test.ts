@@ -2,16 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { signingKeys, type AnswerOptions, type SigningKeys } from '../../../test/helpers/saml-idp.ts';
-import {
-  enableSso,
-  postSsoCallback,
-  ROLE_ATTRIBUTE,
-  SP,
-  SSO_PUBLIC_URL,
-  startSsoLogin,
-  type StartedSignIn,
-  useTestIdp,
-} from '../../../test/helpers/sso.ts';
+import { ROLE_ATTRIBUTE, SP, SSO_PUBLIC_URL } from '../../../test/helpers/sso.ts';
+import { enableSso, postSsoCallback, startSsoLogin, type StartedSignIn, useTestIdp } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
 const idp = useTestIdp(app);

@@ -2,30 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import {
-  EMAIL_ATTRIBUTE,
-  enableSso,
-  postSsoCallback,
-  ROLE_ATTRIBUTE,
-  SP,
-  SSO_PUBLIC_URL,
-  startSsoLogin,
-  useTestIdp,
-} from '../../../test/helpers/sso.ts';
+import { EMAIL_ATTRIBUTE, ROLE_ATTRIBUTE, type SamlAttributes, SP, SSO_PUBLIC_URL } from '../../../test/helpers/sso.ts';
+import { enableSso, postSsoCallback, signInThroughIdp, startSsoLogin, useTestIdp } from '../../../test/helpers/sso.ts';
 
 const app = useTestApp({ PUBLIC_URL: SSO_PUBLIC_URL });
 const idp = useTestIdp(app, { enable: false });
 
 const someone = () => `sso.user.${randomBytes(4).toString('hex')}@example.test`;
 
-/** A whole sign-in: login redirect, the IdP's answer to that request, the callback. */
-async function signIn(nameId: string, attributes: Record<string, string | string[]> = {}, relayState = '/') {
-  const request = await startSsoLogin(app, relayState);
-  return postSsoCallback(app, idp.response(SP, { inResponseTo: request.id, nameId, attributes }), {
-    relayState: request.relayState ?? '/',
-    started: request,
-  });
-}
+const signIn = (nameId: string, attributes?: SamlAttributes) => signInThroughIdp(app, idp, nameId, attributes);
 
 describe('single sign-on: the whole flow', () => {
   beforeAll(async () => {

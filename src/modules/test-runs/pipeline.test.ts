@@ -10,6 +10,7 @@ import {
   statusOf,
   team,
   technique,
+  type Member,
   type Team,
 } from '../../../test/helpers/test-runs.ts';
 
@@ -23,6 +24,10 @@ beforeAll(async () => {
   await Promise.all([app.createUser({ role: 'blue_tech' }), app.createUser({ role: 'red_lead' }), app.createUser({ role: 'blue_lead' })]);
   await app.createUser({ role: 'blue_tech', isActive: false });
 });
+
+/** A lead's (or an admin's) decision on one side of a test in review. */
+const validateSide = (id: string, side: 'red' | 'blue', who: Member, decision: Record<string, string>) =>
+  app.api('POST', `/tests/${id}/validate-${side}`, { token: who.token, body: decision });
 
 const timeline = async (id: string) => (await app.api('GET', `/tests/${id}/timeline`, { token: t.viewer.token })).body as any[];
 
@@ -98,10 +103,7 @@ describe('the full pipeline over REST', () => {
     expect((await notified(app, id, 'test_ready_for_review')).length).toBe(4);
     expect(await statusOf(app, techniqueId)).toBe('in_progress');
 
-    const redApproved = await app.api('POST', `/tests/${id}/validate-red`, {
-      token: t.red_lead.token,
-      body: { red_validation_status: 'approved', red_validation_notes: 'Clean run' },
-    });
+    const redApproved = await validateSide(id, 'red', t.red_lead, { red_validation_status: 'approved', red_validation_notes: 'Clean run' });
     expect(redApproved.body).toMatchObject({
       state: 'in_review',
       red_validation_status: 'approved',
@@ -114,10 +116,7 @@ describe('the full pipeline over REST', () => {
     });
     expect(await notified(app, id, 'test_validated')).toEqual([]);
 
-    const blueApproved = await app.api('POST', `/tests/${id}/validate-blue`, {
-      token: t.blue_lead.token,
-      body: { blue_validation_status: 'approved' },
-    });
+    const blueApproved = await validateSide(id, 'blue', t.blue_lead, { blue_validation_status: 'approved' });
     expect(blueApproved.body).toMatchObject({
       state: 'validated',
       blue_validation_status: 'approved',
@@ -180,14 +179,11 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.blue_lead, techniqueId);
     await advance(app, t, id, 'in_review');
-    await app.api('POST', `/tests/${id}/validate-red`, {
-      token: t.red_lead.token,
-      body: { red_validation_status: 'approved', red_validation_notes: 'ok' },
-    });
+    await validateSide(id, 'red', t.red_lead, { red_validation_status: 'approved', red_validation_notes: 'ok' });
 
-    const rejected = await app.api('POST', `/tests/${id}/validate-blue`, {
-      token: t.blue_lead.token,
-      body: { blue_validation_status: 'rejected', blue_validation_notes: 'No telemetry' },
+    const rejected = await validateSide(id, 'blue', t.blue_lead, {
+      blue_validation_status: 'rejected',
+      blue_validation_notes: 'No telemetry',
     });
     expect(rejected.body).toMatchObject({
       state: 'rejected',
@@ -253,10 +249,7 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.admin, techniqueId);
     await advance(app, t, id, 'in_review');
-    const rejected = await app.api('POST', `/tests/${id}/validate-red`, {
-      token: t.red_lead.token,
-      body: { red_validation_status: 'rejected' },
-    });
+    const rejected = await validateSide(id, 'red', t.red_lead, { red_validation_status: 'rejected' });
     expect(rejected.body).toMatchObject({ state: 'rejected', red_validation_status: 'rejected', blue_validation_status: null });
     expect(await notified(app, id, 'test_rejected')).toEqual([t.admin.id]);
   });
@@ -265,8 +258,8 @@ describe('the full pipeline over REST', () => {
     const { id: techniqueId } = await technique(app);
     const { id } = await createTest(app, t.admin, techniqueId);
     await advance(app, t, id, 'in_review');
-    await app.api('POST', `/tests/${id}/validate-blue`, { token: t.admin.token, body: { blue_validation_status: 'approved' } });
-    const done = await app.api('POST', `/tests/${id}/validate-red`, { token: t.admin.token, body: { red_validation_status: 'approved' } });
+    await validateSide(id, 'blue', t.admin, { blue_validation_status: 'approved' });
+    const done = await validateSide(id, 'red', t.admin, { red_validation_status: 'approved' });
     expect(done.body).toMatchObject({ state: 'validated', red_validated_by: t.admin.id, blue_validated_by: t.admin.id });
   });
 });
@@ -376,9 +369,9 @@ describe('reading and listing', () => {
     const d = await createTest(app, t.admin, techniqueId, { platform: 'macos' });
     await advance(app, t, b.id, 'in_review');
     await advance(app, t, c.id, 'in_review');
-    await app.api('POST', `/tests/${c.id}/validate-red`, { token: t.red_lead.token, body: { red_validation_status: 'approved' } });
+    await validateSide(c.id, 'red', t.red_lead, { red_validation_status: 'approved' });
     await advance(app, t, d.id, 'in_review');
-    await app.api('POST', `/tests/${d.id}/validate-blue`, { token: t.blue_lead.token, body: { blue_validation_status: 'approved' } });
+    await validateSide(d.id, 'blue', t.blue_lead, { blue_validation_status: 'approved' });
 
     const ids = async (query: string) => {
       const response = await app.api('GET', `/tests?technique_id=${techniqueId}${query}`, { token: t.viewer.token });

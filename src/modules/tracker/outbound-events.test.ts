@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { until } from '../../../test/helpers/events.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
+import { createTrackerConnection, JIRA_ACCOUNT, JIRA_PROJECT, jiraCloudConnection } from '../../../test/helpers/tracker.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.ts';
 import { startFakeJira, type FakeJira } from '../../../test/fixtures/tracker-servers.ts';
 
@@ -14,7 +15,7 @@ const verifier = new Webhook(SIGNING_SECRET);
 let jira: FakeJira;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  jira = await startFakeJira('lead@example.com', JIRA_TOKEN, 'SEC');
+  jira = await startFakeJira(JIRA_ACCOUNT, JIRA_TOKEN, JIRA_PROJECT);
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -32,20 +33,8 @@ let t: Team;
 let connectionId: string;
 beforeAll(async () => {
   t = await team(app);
-  const created = await app.api('POST', '/tracker/connections', {
-    token: t.admin.token,
-    body: {
-      name: 'Jira SEC',
-      kind: 'jira_cloud',
-      base_url: jira.url,
-      project: 'SEC',
-      username: 'lead@example.com',
-      credential: JIRA_TOKEN,
-      webhook_secret: TRACKER_WEBHOOK_SECRET,
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  connectionId = created.body.id;
+  const jiraSec = jiraCloudConnection(jira, JIRA_TOKEN, { webhook_secret: TRACKER_WEBHOOK_SECRET });
+  connectionId = (await createTrackerConnection(app, t.admin, jiraSec)).id;
 });
 
 async function subscribe(path: string, events: string[]) {

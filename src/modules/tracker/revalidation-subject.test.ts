@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { team, technique, type Team } from '../../../test/helpers/test-runs.ts';
+import { createTrackerConnection, JIRA_ACCOUNT, JIRA_PROJECT, jiraCloudConnection } from '../../../test/helpers/tracker.ts';
 import { startFakeJira, type FakeJira } from '../../../test/fixtures/tracker-servers.ts';
 
 const JIRA_TOKEN = 'jira-api-token-revalidation-4c2e';
 
 let jira: FakeJira;
 beforeAll(async () => {
-  jira = await startFakeJira('lead@example.com', JIRA_TOKEN, 'SEC');
+  jira = await startFakeJira(JIRA_ACCOUNT, JIRA_TOKEN, JIRA_PROJECT);
 });
 afterAll(() => jira?.close());
 
@@ -19,18 +20,7 @@ const app = useTestApp(() => ({
 let t: Team;
 beforeAll(async () => {
   t = await team(app);
-  const created = await app.api('POST', '/tracker/connections', {
-    token: t.admin.token,
-    body: {
-      name: 'Jira SEC',
-      kind: 'jira_cloud',
-      base_url: jira.url,
-      project: 'SEC',
-      username: 'lead@example.com',
-      credential: JIRA_TOKEN,
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await createTrackerConnection(app, t.admin, jiraCloudConnection(jira, JIRA_TOKEN));
 });
 
 /** A technique in the revalidation queue because its validation expired, owned on the red side by a user known to Jira. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type ApiResponse } from '../../../test/helpers/app.ts';
 import { eventsSettled, until } from '../../../test/helpers/events.ts';
 import { advance, createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
+import { JIRA_ACCOUNT, JIRA_PROJECT, jiraCloudConnection } from '../../../test/helpers/tracker.ts';
 import { startFakeGithub, startFakeJira, type FakeGithub, type FakeJira } from '../../../test/fixtures/tracker-servers.ts';
 
 const JIRA_TOKEN = 'jira-api-token-7d1f0c4e9b2a';
@@ -15,7 +16,7 @@ let jira: FakeJira;
 let github: FakeGithub;
 let dataCenter: FakeJira;
 beforeAll(async () => {
-  jira = await startFakeJira('lead@example.com', JIRA_TOKEN, 'SEC');
+  jira = await startFakeJira(JIRA_ACCOUNT, JIRA_TOKEN, JIRA_PROJECT);
   github = await startFakeGithub(GITHUB_TOKEN, 'acme/detections');
   dataCenter = await startFakeJira('', JIRA_TOKEN, 'OPS', { dataCenter: true });
 });
@@ -71,16 +72,9 @@ const testOf = async (id: string) => (await call('GET', `/tests/${id}`, t.red_le
 describe('Jira Cloud round trip', () => {
   let jiraConnection: Record<string, any>;
   beforeAll(async () => {
-    jiraConnection = await connection({
-      name: 'Jira SEC',
-      kind: 'jira_cloud',
-      base_url: jira.url,
-      project: 'SEC',
-      username: 'lead@example.com',
-      credential: JIRA_TOKEN,
-      webhook_secret: WEBHOOK_SECRET,
-      field_mapping: { labels: ['purple-team'] },
-    });
+    jiraConnection = await connection(
+      jiraCloudConnection(jira, JIRA_TOKEN, { webhook_secret: WEBHOOK_SECRET, field_mapping: { labels: ['purple-team'] } }),
+    );
   });
 
   it('answers connections with the credential masked', async () => {
