@@ -6,9 +6,16 @@ import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-import { expectNoMisconduct, launchBrowser, seriousViolations, serveAttackBundle, signingIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  expectNoMisconductAndClose,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousViolations,
+  serveAttackBundle,
+  signingIn,
+} from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)> \u202Eevil\u202C';
 const HOSTILE_DESCRIPTION = 'Run <script>alert(2)</script> or [open](javascript:alert(3)) or <a href="javascript:alert(4)">this</a>';
 const HOSTILE_ACTION = '<svg onload=alert(5)>';
@@ -302,9 +309,7 @@ describe('hostile content', () => {
     await page.getByRole('cell', { name: HOSTILE_NAME }).waitFor();
     await page.getByRole('cell', { name: JSON.stringify({ note: HOSTILE_DESCRIPTION }) }).waitFor();
     expect(await page.locator('main a[href^="javascript:"], main img, main script, main svg').count()).toBe(0);
-    await page.waitForTimeout(300);
-    expectNoMisconduct(misconduct);
-    await context.close();
+    await expectNoMisconductAndClose({ context, page, misconduct });
   });
 });
 

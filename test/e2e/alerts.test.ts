@@ -3,9 +3,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPath, seedPathCatalog } from '../helpers/attack-paths.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  expectNoMisconductAndClose,
+  expectNothingExecutable,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousViolations,
+  signingIn,
+} from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>\u202Egnp.exe';
 const HOSTILE_TEXT = 'See <script>alert(2)</script> or <a href="javascript:alert(3)">here</a> [x](javascript:alert(4))';
 const DAY = 86_400_000;
@@ -343,9 +350,7 @@ describe('hostile content', () => {
     await page.getByTestId('execution-status').waitFor();
     await page.getByRole('cell', { name: `CUSTOM-9 ${HOSTILE_NAME}` }).waitFor();
     await expectNothingExecutable(page);
-    await page.waitForTimeout(300);
-    expectNoMisconduct(misconduct);
-    await context.close();
+    await expectNoMisconductAndClose({ context, page, misconduct });
   });
 });
 

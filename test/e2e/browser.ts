@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { serveFiles } from '../helpers/file-server.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { FILE_SERVER_ENV, serveFiles } from '../helpers/file-server.ts';
 import { referenceData } from '../helpers/reference-data.ts';
-import type { Team } from '../helpers/test-runs.ts';
-import { type Misconduct, openContext, signIn } from './chromium.ts';
+import { type Team, team } from '../helpers/test-runs.ts';
+import { launchBrowser, type Misconduct, openContext, signIn } from './chromium.ts';
 
 export { CHROMIUM, launchBrowser, type Misconduct, openContext, signIn } from './chromium.ts';
+
+/** Where the tests that illustrate the documentation save their screenshots. */
+export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 
 /** axe-core on the page as it is: the serious and critical violations, with the elements involved. */
 export async function seriousViolations(page: Page) {
@@ -20,6 +23,21 @@ export async function seriousViolations(page: Page) {
 
 export function expectNoMisconduct(misconduct: Misconduct) {
   expect(misconduct).toEqual({ dialogs: [], foreignRequests: [], cspViolations: [], errors: [] });
+}
+
+/** Ends a context's visit: a moment for late errors and requests to show, then no misconduct, and the context closed. */
+export async function expectNoMisconductAndClose({
+  context,
+  page,
+  misconduct,
+}: {
+  context: BrowserContext;
+  page: Page;
+  misconduct: Misconduct;
+}) {
+  await page.waitForTimeout(300);
+  expectNoMisconduct(misconduct);
+  await context.close();
 }
 
 /**
@@ -34,6 +52,13 @@ export function signingIn(world: () => { browser: Browser; url: string; team: Te
     await opened.page.getByRole('navigation', { name: 'Main' }).waitFor();
     return opened;
   };
+}
+
+/** The bodies of the GraphQL requests `page` sends from now on, filled in as they go: a view should make one. */
+export function graphqlBodies(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('request', (request) => request.url().endsWith('/graphql') && bodies.push(request.postData() ?? ''));
+  return bodies;
 }
 
 /** Nothing of a hostile input became a script, an image or a `javascript:` link in the page's main part. */
@@ -55,3 +80,31 @@ export async function useAttackBundle(app: TestApp, files: { url: string }) {
     update: { location: `${files.url}/attack.json` },
   });
 }
+
+/**
+ * What a test file of the catalogue's pages starts with: a test app (no scheduled syncs) whose ATT&CK Enterprise source
+ * is the trimmed bundle, not yet synced; the file server of that bundle; a browser; and the team.
+ */
+export async function startWithAttackBundle() {
+  const files = await serveAttackBundle();
+  let app: TestApp | undefined;
+  let browser: Browser | undefined;
+  try {
+    [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
+    const t = await team(app);
+    await useAttackBundle(app, files);
+    return { files, app, browser, t };
+  } catch (error) {
+    await closeAll(browser, app, files);
+    throw error;
+  }
+}
+
+/** Closes what a test file started, one after the other in the order given; what never started is passed over. */
+export async function closeAll(...started: ({ close(): Promise<unknown> } | undefined)[]) {
+  for (const part of started) await part?.close();
+}
+
+/** The id of the technique `ttpId`, which must exist. */
+export const techniqueIdOf = async (app: TestApp, ttpId: string) =>
+  (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestState } from '../../src/generated/prisma/enums.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
+import { expectNoMisconduct, expectNothingExecutable, launchBrowser, SCREENSHOTS, seriousViolations, signingIn } from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_NAME = '<script>fetch("https://evil.example/")</script><img src=x onerror=alert(1)> \u202Eevil\u202C';
 const HOSTILE_DESCRIPTION = 'Run <script>alert(2)</script> then [open](javascript:alert(3)) or <a href="javascript:alert(4)">this</a>';
 

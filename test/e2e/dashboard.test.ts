@@ -4,9 +4,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedMetricsDataset } from '../helpers/metrics-dataset.ts';
 import { team, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, expectNothingExecutable, launchBrowser, seriousViolations, signingIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  expectNothingExecutable,
+  graphqlBodies,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousViolations,
+  signingIn,
+} from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_TACTIC = '<img src=x onerror=alert(1)>';
 const HOSTILE_CAMPAIGN = '<script>fetch("https://evil.example/")</script> \u202Egnp.exe';
 const HOSTILE_TECHNIQUE = 'Open <a href="javascript:alert(2)">this</a> \u202Etxt.exe';
@@ -66,8 +73,7 @@ async function savedText(download: Download) {
 describe('the dashboard', () => {
   it('shows the seeded KPI figures, each chart with its figures as a table, in one request', async () => {
     const { context, page, misconduct } = await signedIn('blue_lead');
-    const graphqlRequests: string[] = [];
-    page.on('request', (request) => request.url().endsWith('/graphql') && graphqlRequests.push(request.postData() ?? ''));
+    const graphqlRequests = graphqlBodies(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await chartsDrawn(page);

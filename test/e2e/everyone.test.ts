@@ -2,22 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
+import type { TestApp } from '../helpers/app.ts';
+import type { FileServer } from '../helpers/file-server.ts';
 import { syncTtp } from '../../src/modules/data-sources/attack-sync.ts';
-import { advance, createTest, team, type Team } from '../helpers/test-runs.ts';
+import { advance, createTest, type Team } from '../helpers/test-runs.ts';
 import {
+  closeAll,
   expectNoMisconduct,
-  launchBrowser,
+  graphqlBodies,
   openContext,
+  SCREENSHOTS,
   seriousViolations,
-  serveAttackBundle,
   signIn,
   signingIn,
-  useAttackBundle,
+  startWithAttackBundle,
+  techniqueIdOf,
 } from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const BIDI = '\u202Egnp.exe\u202C';
 const HOSTILE_ACTOR = `<img src=x onerror=alert(1)> APT ${BIDI}`;
 const HOSTILE_TEST = `<script>fetch("https://evil.example/")</script> lateral ${BIDI}`;
@@ -36,15 +37,12 @@ let decidedTestId: string;
 let runningTestId: string;
 
 beforeAll(async () => {
-  files = await serveAttackBundle();
-  [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
-  t = await team(app);
-  await useAttackBundle(app, files);
+  ({ files, app, browser, t } = await startWithAttackBundle());
   // The service itself: a loaded machine can take the sync past the GraphQL deadline, which the pages must keep.
   await syncTtp(app.services, { userId: t.admin.id, username: t.admin.username });
 
-  const credentialDumping = await techniqueId('T1003');
-  const scripting = await techniqueId('T1059');
+  const credentialDumping = await techniqueIdOf(app, 'T1003');
+  const scripting = await techniqueIdOf(app, 'T1059');
   const actor = await app.services.prisma.threatActor.create({
     data: {
       stixId: `intrusion-set--${randomBytes(8).toString('hex')}`,
@@ -54,7 +52,7 @@ beforeAll(async () => {
     },
   });
   actorId = actor.id;
-  for (const id of [credentialDumping, scripting, await techniqueId('T1059.001')])
+  for (const id of [credentialDumping, scripting, await techniqueIdOf(app, 'T1059.001')])
     await app.services.prisma.threatActorTechnique.create({
       data: { stixId: `relationship--${randomBytes(8).toString('hex')}`, actorId, techniqueId: id },
     });
@@ -78,13 +76,7 @@ beforeAll(async () => {
   await advance(app, t, decidedTestId, 'validated');
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await files?.close();
-});
-
-const techniqueId = async (ttpId: string) => (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;
+afterAll(() => closeAll(browser, app, files));
 
 const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
@@ -190,8 +182,7 @@ describe('matrix overlays', () => {
   it('outlines an actor’s techniques with its score, marks the cells a snapshot comparison changed, colours by confidence', async () => {
     const { context, page, misconduct } = await signedIn('viewer');
     await page.goto('about:blank');
-    const heatmaps: string[] = [];
-    page.on('request', (request) => request.url().endsWith('/graphql') && heatmaps.push(request.postData() ?? ''));
+    const heatmaps = graphqlBodies(page);
     await page.goto('/matrix');
     await matrixCell(page, 'T1003').waitFor();
 

@@ -5,7 +5,7 @@ import { operationCost } from '../../src/graphql/limits/rules.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTest, team, technique, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, launchBrowser, seriousViolations, signingIn } from './browser.ts';
+import { expectNoMisconduct, expectNoMisconductAndClose, graphqlBodies, launchBrowser, seriousViolations, signingIn } from './browser.ts';
 
 const BIDI = 'invoice\u202Efdp.exe';
 const HOSTILE_MARKDOWN = [
@@ -226,9 +226,7 @@ describe('a new playbook', () => {
     const stored = await app.services.prisma.playbook.findFirstOrThrow({ where: { title: 'Hunt encoded launches' } });
     expect(stored).toMatchObject({ type: 'hunting', techniqueId: tech.id, tags: ['powershell', 'hunt'], content: HOSTILE_MARKDOWN });
     expect(page.url()).toContain(`/knowledge/playbooks/${stored.id}`);
-    await page.waitForTimeout(300);
-    expectNoMisconduct(misconduct);
-    await context.close();
+    await expectNoMisconductAndClose({ context, page, misconduct });
 
     const viewer = await signedIn('viewer');
     await viewer.page.goto('/knowledge');
@@ -243,8 +241,7 @@ describe('a new playbook', () => {
 describe('the technique page', () => {
   it('shows every section with its data in one request, the markdown description inert', async () => {
     const { context, page, misconduct } = await signedIn('blue_lead');
-    const requests: string[] = [];
-    page.on('request', (request) => request.url().endsWith('/graphql') && requests.push(request.postData() ?? ''));
+    const requests = graphqlBodies(page);
     await page.goto(`/techniques/${tech.ttpId}`);
     await page.getByRole('heading', { name: `${tech.ttpId} ${tech.name}`, level: 1 }).waitFor();
     const detail = requests.filter((body) => body.includes('TechniqueDetail'));
@@ -293,9 +290,7 @@ describe('hostile markdown', () => {
     await page.getByRole('heading', { name: 'Alerts arrived late', level: 1 }).waitFor();
     await expectInert(page, page.getByRole('main'));
     await page.getByText('hover').hover();
-    await page.waitForTimeout(300);
-    expectNoMisconduct(misconduct);
-    await context.close();
+    await expectNoMisconductAndClose({ context, page, misconduct });
   });
 });
 

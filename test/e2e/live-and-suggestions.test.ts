@@ -3,17 +3,17 @@ import type { Page, Request } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { syncTtp } from '../../src/modules/data-sources/attack-sync.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
-import { advance, createTest, team, type Team } from '../helpers/test-runs.ts';
+import type { TestApp } from '../helpers/app.ts';
+import type { FileServer } from '../helpers/file-server.ts';
+import { advance, createTest, type Team } from '../helpers/test-runs.ts';
 import {
+  closeAll,
   expectNoMisconduct,
   expectNothingExecutable,
-  launchBrowser,
   seriousViolations,
-  serveAttackBundle,
   signingIn,
-  useAttackBundle,
+  startWithAttackBundle,
+  techniqueIdOf,
 } from './browser.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)> Shield \u202Eexe.gnp\u202C';
@@ -28,13 +28,9 @@ let t: Team;
 const techniqueIds: Record<string, string> = {};
 
 beforeAll(async () => {
-  files = await serveAttackBundle();
-  [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
-  t = await team(app);
-  await useAttackBundle(app, files);
+  ({ files, app, browser, t } = await startWithAttackBundle());
   await syncTtp(app.services, { userId: t.admin.id, username: t.admin.username });
-  for (const ttpId of ['T1003', 'T1059'])
-    techniqueIds[ttpId] = (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;
+  for (const ttpId of ['T1003', 'T1059']) techniqueIds[ttpId] = await techniqueIdOf(app, ttpId);
   const hostile = await app.services.prisma.mitigation.create({
     data: { stixId: `course-of-action--${randomUUID()}`, externalId: 'M9999', name: HOSTILE, description: HOSTILE_HOW },
   });
@@ -43,11 +39,7 @@ beforeAll(async () => {
   });
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await files?.close();
-});
+afterAll(() => closeAll(browser, app, files));
 
 const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 

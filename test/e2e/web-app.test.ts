@@ -2,22 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { FILE_SERVER_ENV, type FileServer } from '../helpers/file-server.ts';
-import { createTest, team, type Team } from '../helpers/test-runs.ts';
+import type { TestApp } from '../helpers/app.ts';
+import type { FileServer } from '../helpers/file-server.ts';
+import { createTest, type Team } from '../helpers/test-runs.ts';
 import {
+  closeAll,
   expectNoMisconduct,
+  expectNoMisconductAndClose,
   expectNothingExecutable,
-  launchBrowser,
+  graphqlBodies,
   openContext,
+  SCREENSHOTS,
   seriousViolations,
-  serveAttackBundle,
   signIn,
   signingIn,
-  useAttackBundle,
+  startWithAttackBundle,
+  techniqueIdOf,
 } from './browser.ts';
 
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const HOSTILE_TECHNIQUE = '<img src=x onerror=alert(1)>';
 const HOSTILE_TEST = '<script>fetch("https://evil.example/")</script>';
 const HOSTILE_DESCRIPTION = 'Run <script>alert(2)</script> then [open](javascript:alert(3)) or <a href="javascript:alert(4)">this</a>';
@@ -32,10 +34,7 @@ let pagedCampaign: { id: string };
 let hostileTestId: string;
 
 beforeAll(async () => {
-  files = await serveAttackBundle();
-  [app, browser] = await Promise.all([startTestApp({ SOURCE_SYNC_SCHEDULES: 'false', ...FILE_SERVER_ENV }), launchBrowser()]);
-  t = await team(app);
-  await useAttackBundle(app, files);
+  ({ files, app, browser, t } = await startWithAttackBundle());
   const sync = await app.graphql('mutation { syncTtp { new } }', {}, t.admin.token);
   expect(sync.errors).toBeUndefined();
   const custom = await app.api('POST', '/techniques', {
@@ -44,19 +43,13 @@ beforeAll(async () => {
   });
   expect(custom.status, JSON.stringify(custom.body)).toBe(201);
   pagedCampaign = await app.services.prisma.campaign.create({ data: { name: 'Filtered campaign', createdById: t.red_lead.id } });
-  const credentialDumping = await techniqueId('T1003');
+  const credentialDumping = await techniqueIdOf(app, 'T1003');
   for (let index = 0; index < 22; index += 1)
     await createTest(app, t.red_lead, credentialDumping, { name: `Paged ${index}`, campaign_id: pagedCampaign.id });
   hostileTestId = (await createTest(app, t.red_lead, custom.body.id, { name: HOSTILE_TEST, description: HOSTILE_DESCRIPTION })).id;
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await files?.close();
-});
-
-const techniqueId = async (ttpId: string) => (await app.services.prisma.technique.findFirstOrThrow({ where: { ttpId } })).id;
+afterAll(() => closeAll(browser, app, files));
 
 const signedIn = signingIn(() => ({ browser, url: app.url, team: t }));
 
@@ -95,8 +88,7 @@ describe('the coverage matrix', () => {
   it('shows the synced catalog in one request, tactics in kill-chain order, sub-techniques folded with their count', async () => {
     const { context, page, misconduct } = await signedIn('viewer');
     await page.goto('about:blank');
-    const graphqlRequests: string[] = [];
-    page.on('request', (request) => request.url().endsWith('/graphql') && graphqlRequests.push(request.postData() ?? ''));
+    const graphqlRequests = graphqlBodies(page);
     const started = Date.now();
     await page.goto('/matrix');
     await page.getByRole('link', { name: /^T1059 Command and Scripting Interpreter/ }).waitFor();
@@ -163,7 +155,7 @@ describe('the coverage matrix', () => {
 describe('the test board', () => {
   it("a card moved by one analyst moves on everyone else's board within a second, and its creator's bell rings", async () => {
     const name = `Live move ${randomBytes(3).toString('hex')}`;
-    await createTest(app, t.red_lead, await techniqueId('T1059.001'), { name });
+    await createTest(app, t.red_lead, await techniqueIdOf(app, 'T1059.001'), { name });
     const actor = await signedIn('red_tech');
     const watcher = await signedIn('viewer');
     const creator = await signedIn('red_lead');
@@ -385,9 +377,7 @@ describe('hostile content', () => {
     await page.getByRole('heading', { name: HOSTILE_TEST, level: 1 }).waitFor();
     await page.getByText(HOSTILE_DESCRIPTION, { exact: true }).waitFor();
     await expectNothingExecutable(page);
-    await page.waitForTimeout(300);
-    expectNoMisconduct(misconduct);
-    await context.close();
+    await expectNoMisconductAndClose({ context, page, misconduct });
   });
 });
 

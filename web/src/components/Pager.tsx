@@ -1,4 +1,4 @@
-interface Props {
+export interface PagerProps {
   /** What is paged, singular: the navigation is named "<label> pages". */
   label: string;
   offset: number;
@@ -19,7 +19,7 @@ interface Props {
  * An end button stays focusable (aria-disabled), so a keyboard user paging to the end keeps their place.
  * Nothing is shown while everything fits on one page.
  */
-export function Pager({ label, offset, limit, count, total, totalExact = true, more, onOffset }: Props) {
+export function Pager({ label, offset, limit, count, total, totalExact = true, more, onOffset }: PagerProps) {
   const hasPrevious = offset > 0;
   const hasNext = total === undefined ? Boolean(more) : offset + limit < total;
   if (!hasPrevious && !hasNext) return null;

@@ -1,10 +1,11 @@
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Pager } from '../../components/Pager.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { when } from './admin-forms.ts';
 
 const PAGE = 25;
+const COLUMNS = ['When', 'User', 'Action', 'Entity', 'Details'];
 /** The user filter offers the first accounts by username (the API's maximum page). */
 const USER_CHOICES = 100;
 
@@ -87,39 +88,28 @@ export default function AuditLogPage() {
       {filters.error && <p role="alert">The filter choices could not be loaded: {filters.error.message}</p>}
       {error && <p role="alert">The audit log could not be loaded: {error.message}</p>}
       {data && (
-        <>
-          <table className="admin-table">
-            <caption>{`${data.auditLogs.total} ${data.auditLogs.total === 1 ? 'entry' : 'entries'}, newest first`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">User</th>
-                <th scope="col">Action</th>
-                <th scope="col">Entity</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.auditLogs.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{when(entry.timestamp)}</td>
-                  <td className="text">{entry.username}</td>
-                  <td>{entry.action}</td>
-                  <td className="text">{entry.entityId ? `${entry.entityType} ${entry.entityId}` : entry.entityType}</td>
-                  <td className="text audit-details">{JSON.stringify(entry.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            label="Audit log"
-            offset={offset}
-            limit={PAGE}
-            count={data.auditLogs.items.length}
-            total={data.auditLogs.total}
-            onOffset={(next) => setSearch({ offset: offsetValue(next) })}
-          />
-        </>
+        <PagedTable
+          caption={`${data.auditLogs.total} ${data.auditLogs.total === 1 ? 'entry' : 'entries'}, newest first`}
+          columns={COLUMNS}
+          pager={{
+            label: 'Audit log',
+            offset,
+            limit: PAGE,
+            count: data.auditLogs.items.length,
+            total: data.auditLogs.total,
+            onOffset: (next) => setSearch({ offset: offsetValue(next) }),
+          }}
+        >
+          {data.auditLogs.items.map((entry) => (
+            <tr key={entry.id}>
+              <td>{when(entry.timestamp)}</td>
+              <td className="text">{entry.username}</td>
+              <td>{entry.action}</td>
+              <td className="text">{entry.entityId ? `${entry.entityType} ${entry.entityId}` : entry.entityType}</td>
+              <td className="text audit-details">{JSON.stringify(entry.details)}</td>
+            </tr>
+          ))}
+        </PagedTable>
       )}
     </section>
   );

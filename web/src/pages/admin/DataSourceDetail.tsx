@@ -1,13 +1,14 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Pager } from '../../components/Pager.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 
 const RUNS_PAGE = 10;
+const RUN_COLUMNS = ['Started', 'Status', 'Trigger', 'Finished', 'Changes or error'];
 /** The live status asks again at most this often while a run is queued or running. */
 const POLL_MS = 2000;
 
@@ -71,37 +72,28 @@ export function DataSourceDetail(props: { id: string; onChanged(): void }) {
         }}
       />
       <SyncNow id={source.id} status={source.status} error={source.error} onQueued={() => refetch({ requestPolicy: 'network-only' })} />
-      <table className="admin-table">
-        <caption>{`Run history: ${data.dataSourceRuns.total} runs, newest first`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">Status</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">Finished</th>
-            <th scope="col">Changes or error</th>
+      <PagedTable
+        caption={`Run history: ${data.dataSourceRuns.total} runs, newest first`}
+        columns={RUN_COLUMNS}
+        pager={{
+          label: 'Run',
+          offset,
+          limit: RUNS_PAGE,
+          count: data.dataSourceRuns.items.length,
+          total: data.dataSourceRuns.total,
+          onOffset: (next) => setSearch({ runs: offsetValue(next) }),
+        }}
+      >
+        {data.dataSourceRuns.items.map((run) => (
+          <tr key={run.id}>
+            <td>{when(run.startedAt)}</td>
+            <td>{run.status}</td>
+            <td>{run.trigger}</td>
+            <td>{when(run.finishedAt)}</td>
+            <td className="text">{run.error ?? summary(run.changes)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data.dataSourceRuns.items.map((run) => (
-            <tr key={run.id}>
-              <td>{when(run.startedAt)}</td>
-              <td>{run.status}</td>
-              <td>{run.trigger}</td>
-              <td>{when(run.finishedAt)}</td>
-              <td className="text">{run.error ?? summary(run.changes)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager
-        label="Run"
-        offset={offset}
-        limit={RUNS_PAGE}
-        count={data.dataSourceRuns.items.length}
-        total={data.dataSourceRuns.total}
-        onOffset={(next) => setSearch({ runs: offsetValue(next) })}
-      />
+        ))}
+      </PagedTable>
     </section>
   );
 }

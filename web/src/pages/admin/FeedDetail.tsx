@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Pager } from '../../components/Pager.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
+import { RecordActions } from './RecordActions.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { useAction, when } from './admin-forms.ts';
-import { Outcome } from '../../components/Outcome.tsx';
 import { FEED_KIND_NAMES, FeedForm } from './FeedForm.tsx';
 
 const RUNS_PAGE = 10;
 const ITEMS_PAGE = 20;
+const RUN_COLUMNS = ['Started', 'Status', 'Trigger', 'Read', 'Added', 'Flagged', 'Notes or error'];
+const ITEM_COLUMNS = ['Title', 'Published', 'Techniques', 'Review'];
 
 const OsintFeedDocument = graphql(`
   query AdminOsintFeed($id: UUID!, $runOffset: Int!, $itemOffset: Int!, $runLimit: Int!, $itemLimit: Int!) {
@@ -73,13 +74,12 @@ export function FeedDetail(props: { id: string; onChanged(): void; onDeleted(): 
     variables: { id: props.id, runOffset, itemOffset, runLimit: RUNS_PAGE, itemLimit: ITEMS_PAGE },
   });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const changed = () => {
+    refresh();
+    props.onChanged();
+  };
   const syncing = useAction(SyncOsintFeedDocument);
   const deleting = useAction(DeleteOsintFeedDocument);
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   if (error) return <p role="alert">The feed could not be loaded: {error.message}</p>;
   if (!data) return <p className="loading">Loading…</p>;
   const feed = data.osintFeed;
@@ -101,139 +101,95 @@ export function FeedDetail(props: { id: string; onChanged(): void; onDeleted(): 
       <FeedForm
         key={JSON.stringify([feed.name, feed.kind, feed.location, feed.collection, feed.schedule, feed.enabled])}
         feed={feed}
-        onSaved={() => {
-          refresh();
-          props.onChanged();
-        }}
+        onSaved={changed}
       />
-      <div className="admin-actions">
+      <RecordActions
+        outcome={syncing}
+        deleting={deleting}
+        deleteLabel="Delete feed"
+        question="Delete this feed, its runs and its items?"
+        onDelete={async () => {
+          if (await deleting.run({ id: feed.id }, 'Feed deleted.')) props.onDeleted();
+        }}
+      >
         <button
           type="button"
           className="button"
           disabled={syncing.busy}
           onClick={async () => {
-            if (await syncing.run({ id: feed.id }, (result) => runSummary(result.syncOsintFeed))) {
-              refresh();
-              props.onChanged();
-            }
+            if (await syncing.run({ id: feed.id }, (result) => runSummary(result.syncOsintFeed))) changed();
           }}
         >
           {syncing.busy ? 'Syncing…' : 'Sync now'}
         </button>
-        {!confirming && (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Delete feed
-          </button>
-        )}
-        {confirming && (
-          <fieldset className="confirm">
-            <legend>Delete this feed, its runs and its items?</legend>
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button small danger"
-              disabled={deleting.busy}
-              onClick={async () => {
-                if (await deleting.run({ id: feed.id }, 'Feed deleted.')) props.onDeleted();
-                setConfirming(false);
-              }}
-            >
-              Confirm deletion
-            </button>{' '}
-            <button type="button" className="button small" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </fieldset>
-        )}
-      </div>
-      <Outcome problem={syncing.problem} done={syncing.done} />
-      <Outcome problem={deleting.problem} />
-      <table className="admin-table">
-        <caption>{`Run history: ${data.osintFeedRuns.total} runs, newest first`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">Status</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">Read</th>
-            <th scope="col">Added</th>
-            <th scope="col">Flagged</th>
-            <th scope="col">Notes or error</th>
+      </RecordActions>
+      <PagedTable
+        caption={`Run history: ${data.osintFeedRuns.total} runs, newest first`}
+        columns={RUN_COLUMNS}
+        pager={{
+          label: 'Run',
+          offset: runOffset,
+          limit: RUNS_PAGE,
+          count: data.osintFeedRuns.items.length,
+          total: data.osintFeedRuns.total,
+          onOffset: (next) => setSearch({ runs: offsetValue(next) }),
+        }}
+      >
+        {data.osintFeedRuns.items.map((run) => (
+          <tr key={run.id}>
+            <td>{when(run.startedAt)}</td>
+            <td>{run.status}</td>
+            <td>{run.trigger}</td>
+            <td>{run.itemsSeen}</td>
+            <td>{run.itemsAdded}</td>
+            <td>{run.flagged}</td>
+            <td className="text">{run.error ?? (run.notes.join('; ') || '—')}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data.osintFeedRuns.items.map((run) => (
-            <tr key={run.id}>
-              <td>{when(run.startedAt)}</td>
-              <td>{run.status}</td>
-              <td>{run.trigger}</td>
-              <td>{run.itemsSeen}</td>
-              <td>{run.itemsAdded}</td>
-              <td>{run.flagged}</td>
-              <td className="text">{run.error ?? (run.notes.join('; ') || '—')}</td>
+        ))}
+      </PagedTable>
+      <PagedTable
+        caption={`Items: ${data.osintItems.total}, most recent first`}
+        columns={ITEM_COLUMNS}
+        pager={{
+          label: 'Item',
+          offset: itemOffset,
+          limit: ITEMS_PAGE,
+          count: data.osintItems.items.length,
+          total: data.osintItems.total,
+          onOffset: (next) => setSearch({ items: offsetValue(next) }),
+        }}
+      >
+        {data.osintItems.items.map((item) => {
+          const href = webLink(item.link);
+          return (
+            <tr key={item.id}>
+              <td className="text">
+                {href ? (
+                  <a href={href} rel="noopener noreferrer nofollow" target="_blank">
+                    {item.title}
+                  </a>
+                ) : (
+                  item.title
+                )}
+              </td>
+              <td>{when(item.publishedAt ?? item.createdAt)}</td>
+              <td className="text">
+                {item.techniques.length
+                  ? item.techniques.map((technique, index) => (
+                      <span key={technique.techniqueId}>
+                        {index > 0 && ', '}
+                        <Link to={`/techniques/${encodeURIComponent(technique.ttpId)}`} title={technique.name}>
+                          {technique.ttpId}
+                        </Link>
+                      </span>
+                    ))
+                  : '—'}
+              </td>
+              <td>{item.review.replace('_', ' ')}</td>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager
-        label="Run"
-        offset={runOffset}
-        limit={RUNS_PAGE}
-        count={data.osintFeedRuns.items.length}
-        total={data.osintFeedRuns.total}
-        onOffset={(next) => setSearch({ runs: offsetValue(next) })}
-      />
-      <table className="admin-table">
-        <caption>{`Items: ${data.osintItems.total}, most recent first`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Published</th>
-            <th scope="col">Techniques</th>
-            <th scope="col">Review</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.osintItems.items.map((item) => {
-            const href = webLink(item.link);
-            return (
-              <tr key={item.id}>
-                <td className="text">
-                  {href ? (
-                    <a href={href} rel="noopener noreferrer nofollow" target="_blank">
-                      {item.title}
-                    </a>
-                  ) : (
-                    item.title
-                  )}
-                </td>
-                <td>{when(item.publishedAt ?? item.createdAt)}</td>
-                <td className="text">
-                  {item.techniques.length
-                    ? item.techniques.map((technique, index) => (
-                        <span key={technique.techniqueId}>
-                          {index > 0 && ', '}
-                          <Link to={`/techniques/${encodeURIComponent(technique.ttpId)}`} title={technique.name}>
-                            {technique.ttpId}
-                          </Link>
-                        </span>
-                      ))
-                    : '—'}
-                </td>
-                <td>{item.review.replace('_', ' ')}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <Pager
-        label="Item"
-        offset={itemOffset}
-        limit={ITEMS_PAGE}
-        count={data.osintItems.items.length}
-        total={data.osintItems.total}
-        onOffset={(next) => setSearch({ items: offsetValue(next) })}
-      />
+          );
+        })}
+      </PagedTable>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import type { OsintFeedKind } from '../../gql/graphql.ts';
 import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
+import { SwitchAndSubmit } from './SwitchAndSubmit.tsx';
 
 const CreateOsintFeedDocument = graphql(`
   mutation CreateOsintFeed($input: CreateOsintFeedInput!) {
@@ -96,15 +97,7 @@ export function FeedForm(props: { feed?: FeedValues; onSaved(id: string): void }
         {text('schedule', 'Schedule (cron, UTC)', schedule, setSchedule, { placeholder: '0 */6 * * *' })}
         <p className="hint">At most hourly; leave the schedule empty to sync on request only.</p>
       </fieldset>
-      <label className="checkbox">
-        <input type="checkbox" checked={enabled} disabled={action.busy} onChange={(e) => setEnabled(e.target.checked)} />
-        Enabled
-      </label>
-      <div className="admin-actions">
-        <button type="submit" className="button primary" disabled={action.busy}>
-          {existing ? 'Save feed' : 'Add feed'}
-        </button>
-      </div>
+      <SwitchAndSubmit label="Enabled" on={enabled} onSwitch={setEnabled} busy={action.busy} submit={existing ? 'Save feed' : 'Add feed'} />
       <Outcome problem={action.problem} done={action.done} fieldsShown={FIELDS} />
     </form>
   );

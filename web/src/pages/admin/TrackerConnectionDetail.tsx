@@ -1,14 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Pager } from '../../components/Pager.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
+import { RecordActions } from './RecordActions.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { useAction, when } from './admin-forms.ts';
-import { Outcome } from '../../components/Outcome.tsx';
 import { KIND_NAMES, TrackerConnectionForm } from './TrackerConnectionForm.tsx';
 
 const ISSUE_PAGE = 20;
+const ISSUE_COLUMNS = ['Issue', 'For', 'Status', 'In the tracker', 'Last error'];
 
 const TrackerConnectionDocument = graphql(`
   query AdminTrackerConnection($id: UUID!, $offset: Int!, $limit: Int!) {
@@ -50,13 +50,12 @@ export function TrackerConnectionDetail(props: { id: string; onChanged(): void; 
     variables: { id: props.id, offset, limit: ISSUE_PAGE },
   });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const changed = () => {
+    refresh();
+    props.onChanged();
+  };
   const syncing = useAction(SyncTrackerConnectionDocument);
   const deleting = useAction(DeleteTrackerConnectionDocument);
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   if (error) return <p role="alert">The connection could not be loaded: {error.message}</p>;
   if (!data) return <p className="loading">Loading…</p>;
   const connection = data.trackerConnection;
@@ -89,12 +88,17 @@ export function TrackerConnectionDetail(props: { id: string; onChanged(): void; 
           connection.webhookSecret,
         ])}
         connection={connection}
-        onSaved={() => {
-          refresh();
-          props.onChanged();
-        }}
+        onSaved={changed}
       />
-      <div className="admin-actions">
+      <RecordActions
+        outcome={syncing}
+        deleting={deleting}
+        deleteLabel="Delete connection"
+        question="Delete this connection and its issue links? The issues stay in the tracker."
+        onDelete={async () => {
+          if (await deleting.run({ id: connection.id }, 'Connection deleted.')) props.onDeleted();
+        }}
+      >
         <button
           type="button"
           className="button"
@@ -105,67 +109,31 @@ export function TrackerConnectionDetail(props: { id: string; onChanged(): void; 
         >
           Sync now
         </button>
-        {!confirming && (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Delete connection
-          </button>
-        )}
-        {confirming && (
-          <fieldset className="confirm">
-            <legend>Delete this connection and its issue links? The issues stay in the tracker.</legend>
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button small danger"
-              disabled={deleting.busy}
-              onClick={async () => {
-                if (await deleting.run({ id: connection.id }, 'Connection deleted.')) props.onDeleted();
-                setConfirming(false);
-              }}
-            >
-              Confirm deletion
-            </button>{' '}
-            <button type="button" className="button small" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </fieldset>
-        )}
-      </div>
-      <Outcome problem={syncing.problem} done={syncing.done} />
-      <Outcome problem={deleting.problem} />
-      <table className="admin-table">
-        <caption>Linked issues, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Issue</th>
-            <th scope="col">For</th>
-            <th scope="col">Status</th>
-            <th scope="col">In the tracker</th>
-            <th scope="col">Last error</th>
+      </RecordActions>
+      <PagedTable
+        caption="Linked issues, newest first"
+        columns={ISSUE_COLUMNS}
+        pager={{
+          label: 'Linked issue',
+          offset,
+          limit: ISSUE_PAGE,
+          count: data.trackerIssues.length,
+          more: data.trackerIssues.length === ISSUE_PAGE,
+          onOffset: (next) => setSearch({ issues: offsetValue(next) }),
+        }}
+      >
+        {data.trackerIssues.map((issue) => (
+          <tr key={issue.id}>
+            <td>{issue.issueUrl ? <a href={issue.issueUrl}>{issue.issueKey}</a> : 'Not filed yet'}</td>
+            <td>
+              <Link to={(SUBJECT_PATHS[issue.subjectType] ?? SUBJECT_PATHS.test)(issue.subjectId)}>{issue.subjectType}</Link>
+            </td>
+            <td>{issue.status.replace('_', ' ')}</td>
+            <td className="text">{issue.trackerStatus ?? '—'}</td>
+            <td className="text">{issue.lastError ?? '—'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data.trackerIssues.map((issue) => (
-            <tr key={issue.id}>
-              <td>{issue.issueUrl ? <a href={issue.issueUrl}>{issue.issueKey}</a> : 'Not filed yet'}</td>
-              <td>
-                <Link to={(SUBJECT_PATHS[issue.subjectType] ?? SUBJECT_PATHS.test)(issue.subjectId)}>{issue.subjectType}</Link>
-              </td>
-              <td>{issue.status.replace('_', ' ')}</td>
-              <td className="text">{issue.trackerStatus ?? '—'}</td>
-              <td className="text">{issue.lastError ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager
-        label="Linked issue"
-        offset={offset}
-        limit={ISSUE_PAGE}
-        count={data.trackerIssues.length}
-        more={data.trackerIssues.length === ISSUE_PAGE}
-        onOffset={(next) => setSearch({ issues: offsetValue(next) })}
-      />
+        ))}
+      </PagedTable>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import type { TrackerKind } from '../../gql/graphql.ts';
 import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
+import { SwitchAndSubmit } from './SwitchAndSubmit.tsx';
 
 const CreateTrackerConnectionDocument = graphql(`
   mutation CreateTrackerConnection($input: CreateTrackerConnectionInput!) {
@@ -193,15 +194,13 @@ export function TrackerConnectionForm(props: { connection?: TrackerConnectionVal
           )}
         </Field>
       </fieldset>
-      <label className="checkbox">
-        <input type="checkbox" checked={isActive} disabled={action.busy} onChange={(e) => setActive(e.target.checked)} />
-        Active
-      </label>
-      <div className="admin-actions">
-        <button type="submit" className="button primary" disabled={action.busy}>
-          {existing ? 'Save connection' : 'Add connection'}
-        </button>
-      </div>
+      <SwitchAndSubmit
+        label="Active"
+        on={isActive}
+        onSwitch={setActive}
+        busy={action.busy}
+        submit={existing ? 'Save connection' : 'Add connection'}
+      />
       <Outcome problem={problem} done={!mappingProblem && action.done} fieldsShown={FIELDS} />
     </form>
   );

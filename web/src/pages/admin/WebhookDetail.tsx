@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
-import { Pager } from '../../components/Pager.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
+import { RecordActions } from './RecordActions.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { useAction, when } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 
 const DELIVERY_PAGE = 20;
+const DELIVERY_COLUMNS = ['Created', 'Event', 'Status', 'Attempts', 'Answer', 'Actions'];
 /** The delivery log asks again at most this often while a delivery is pending. */
 const POLL_MS = 2000;
 
@@ -45,20 +47,19 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
   const offset = offsetIn(search, 'deliveries');
   const [{ data, error }, refetch] = useQuery({ query: WebhookDocument, variables: { id: props.id, offset, limit: DELIVERY_PAGE } });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const changed = () => {
+    refresh();
+    props.onChanged();
+  };
   const testing = useAction(TestWebhookDocument);
   const deleting = useAction(DeleteWebhookDocument);
   const redelivering = useAction(RedeliverDocument);
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
   const pending = data?.webhookDeliveries.items.some((delivery) => delivery.status === 'pending') ?? false;
   useEffect(() => {
     if (!pending) return;
     const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
     return () => clearInterval(timer);
   }, [pending, refetch]);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   if (error) return <p role="alert">The webhook could not be loaded: {error.message}</p>;
   if (!data) return <p className="loading">Loading…</p>;
   const { webhook } = data;
@@ -69,12 +70,17 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
         key={`${webhook.url}|${webhook.events.join()}|${String(webhook.isActive)}|${webhook.secret ?? ''}|${webhook.description ?? ''}`}
         events={props.events}
         webhook={webhook}
-        onSaved={() => {
-          refresh();
-          props.onChanged();
-        }}
+        onSaved={changed}
       />
-      <div className="admin-actions">
+      <RecordActions
+        outcome={testing}
+        deleting={deleting}
+        deleteLabel="Delete webhook"
+        question="Delete this webhook and its delivery log for good?"
+        onDelete={async () => {
+          if (await deleting.run({ id: webhook.id }, 'Webhook deleted.')) props.onDeleted();
+        }}
+      >
         <button
           type="button"
           className="button"
@@ -85,88 +91,51 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
         >
           Send a test
         </button>
-        {!confirming && (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Delete webhook
-          </button>
-        )}
-        {confirming && (
-          <fieldset className="confirm">
-            <legend>Delete this webhook and its delivery log for good?</legend>
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button small danger"
-              disabled={deleting.busy}
-              onClick={async () => {
-                if (await deleting.run({ id: webhook.id }, 'Webhook deleted.')) props.onDeleted();
-                setConfirming(false);
-              }}
-            >
-              Confirm deletion
-            </button>{' '}
-            <button type="button" className="button small" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </fieldset>
-        )}
-      </div>
-      <Outcome problem={testing.problem} done={testing.done} />
-      <Outcome problem={deleting.problem} />
-      <table className="admin-table">
-        <caption>{`Delivery log, newest first${pending ? ' (checking every 2 seconds while one is pending)' : ''}`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Actions</th>
+      </RecordActions>
+      <PagedTable
+        caption={`Delivery log, newest first${pending ? ' (checking every 2 seconds while one is pending)' : ''}`}
+        columns={DELIVERY_COLUMNS}
+        below={<Outcome problem={redelivering.problem} done={redelivering.done} />}
+        pager={{
+          label: 'Delivery log',
+          offset,
+          limit: DELIVERY_PAGE,
+          count: data.webhookDeliveries.items.length,
+          total: data.webhookDeliveries.total,
+          onOffset: (next) => setSearch({ deliveries: offsetValue(next) }),
+        }}
+      >
+        {data.webhookDeliveries.items.map((delivery) => (
+          <tr key={delivery.id}>
+            <td>{when(delivery.createdAt)}</td>
+            <td>{delivery.event}</td>
+            <td>{delivery.status}</td>
+            <td>{delivery.attempts}</td>
+            <td className="text">
+              {delivery.error ?? (delivery.statusCode ? `HTTP ${delivery.statusCode}` : '—')}
+              {delivery.durationMs !== null && delivery.durationMs !== undefined ? ` in ${delivery.durationMs} ms` : ''}
+            </td>
+            <td>
+              {delivery.status !== 'pending' && (
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={redelivering.busy}
+                  onClick={async () => {
+                    const done = await redelivering.run(
+                      { webhookId: webhook.id, deliveryId: delivery.id },
+                      `${delivery.event} delivery sent again.`,
+                    );
+                    if (done) refresh();
+                  }}
+                >
+                  {`Redeliver ${delivery.event} of ${when(delivery.createdAt)}`}
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {data.webhookDeliveries.items.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{when(delivery.createdAt)}</td>
-              <td>{delivery.event}</td>
-              <td>{delivery.status}</td>
-              <td>{delivery.attempts}</td>
-              <td className="text">
-                {delivery.error ?? (delivery.statusCode ? `HTTP ${delivery.statusCode}` : '—')}
-                {delivery.durationMs !== null && delivery.durationMs !== undefined ? ` in ${delivery.durationMs} ms` : ''}
-              </td>
-              <td>
-                {delivery.status !== 'pending' && (
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={redelivering.busy}
-                    onClick={async () => {
-                      const done = await redelivering.run(
-                        { webhookId: webhook.id, deliveryId: delivery.id },
-                        `${delivery.event} delivery sent again.`,
-                      );
-                      if (done) refresh();
-                    }}
-                  >
-                    {`Redeliver ${delivery.event} of ${when(delivery.createdAt)}`}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Outcome problem={redelivering.problem} done={redelivering.done} />
-      <Pager
-        label="Delivery log"
-        offset={offset}
-        limit={DELIVERY_PAGE}
-        count={data.webhookDeliveries.items.length}
-        total={data.webhookDeliveries.total}
-        onOffset={(next) => setSearch({ deliveries: offsetValue(next) })}
-      />
+        ))}
+      </PagedTable>
     </section>
   );
 }

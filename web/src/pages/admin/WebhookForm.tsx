@@ -3,6 +3,7 @@ import { graphql } from '../../gql';
 import { Field } from '../../components/Field.tsx';
 import { fieldProblem, orNull, useAction } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
+import { SwitchAndSubmit } from './SwitchAndSubmit.tsx';
 
 const CreateWebhookDocument = graphql(`
   mutation CreateWebhook($input: CreateWebhookInput!) {
@@ -129,15 +130,13 @@ export function WebhookForm(props: { events: string[]; webhook?: WebhookValues; 
           </p>
         )}
       </fieldset>
-      <label className="checkbox">
-        <input type="checkbox" checked={isActive} disabled={action.busy} onChange={(e) => setActive(e.target.checked)} />
-        Active
-      </label>
-      <div className="admin-actions">
-        <button type="submit" className="button primary" disabled={action.busy}>
-          {existing ? 'Save webhook' : 'Create webhook'}
-        </button>
-      </div>
+      <SwitchAndSubmit
+        label="Active"
+        on={isActive}
+        onSwitch={setActive}
+        busy={action.busy}
+        submit={existing ? 'Save webhook' : 'Create webhook'}
+      />
       <Outcome problem={action.problem} done={action.done} fieldsShown={FIELDS} />
     </form>
   );

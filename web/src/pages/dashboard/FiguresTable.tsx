@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ColumnHeads } from '../../components/ColumnHeads.tsx';
 
 /** A chart's figures as a visually hidden table (its text alternative); a row's first cell is that row's header. */
 export function FiguresTable<Row>(props: {
@@ -11,15 +12,7 @@ export function FiguresTable<Row>(props: {
   return (
     <table className="visually-hidden">
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          {props.columns.map((column) => (
-            <th key={column} scope="col">
-              {column}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <ColumnHeads columns={props.columns} />
       <tbody>
         {props.rows.map((row) => {
           const [header, ...cells] = props.cells(row);

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ColumnHeads } from '../../components/ColumnHeads.tsx';
 import { Pager } from '../../components/Pager.tsx';
 
 interface Props<Item> {
@@ -36,15 +37,7 @@ export function KnowledgeList<Item extends { id: string }>({ title, titleId, fil
       {page && page.total === 0 && <p>{props.none}</p>}
       {page && page.items.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              {props.columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={props.columns} />
           <tbody>
             {page.items.map((item) => (
               <tr key={item.id}>{props.cells(item)}</tr>
