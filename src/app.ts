@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request } from 'express';
@@ -167,6 +173,13 @@ export async function createApp(services: Services): Promise<App> {
     // main.ts and workers/main.ts own SIGTERM/SIGINT (src/shutdown.ts): Apollo's handlers re-raise the signal.
     stopOnTerminationSignals: false,
     plugins: [
+      // Answers are no-store and nothing leaves the server: without the per-field cache hints and traces, no
+      // plugin wraps the resolvers (the schema is shared with the REST rows, which would pay for it too), and an
+      // APOLLO_KEY in the environment cannot make the server report to Apollo's cloud.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
       inputGuardPlugin,
       rateLimitPlugin,
       serviceAvailabilityPlugin,

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../src/graphql/schema.ts';
 import { startTestApp, useTestApp, TEST_PASSWORD } from './helpers/app.ts';
 
 let token: string;
@@ -67,6 +68,15 @@ describe('security headers', () => {
     expect(refused.headers.get('cache-control')).toBe('no-store');
     // No validator either: nothing may be revalidated, so no answer body is hashed for an ETag.
     for (const answer of [login, me, byCookie, graphql]) expect(answer.headers.get('etag')).toBeNull();
+  });
+
+  it('no per-field cache hints or traces: the resolvers the REST rows share stay unwrapped after GraphQL requests', async () => {
+    const field = schema.getQueryType()!.getFields().techniques;
+    const resolver = field.resolve;
+    const answer = await graphqlPost(JSON.stringify({ query: '{ techniques { ttpId } }' }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(field.resolve).toBe(resolver);
   });
 });
 
