@@ -24,4 +24,4 @@ COPY --from=build --chown=node:node /app/web/dist ./web/dist
 
 EXPOSE 8000
 # node itself, not npm: SIGTERM reaches the service, which drains and exits 0 (docs/operations.md).
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

@@ -29,6 +29,7 @@ import { testsRoutes } from '../src/modules/test-runs/routes.ts';
 import type { Route } from '../rest-adapter/types.ts';
 import { median, percentile, residentMemory, runPhase, send, targetAgent, type Answer, type Call, type Target } from './bench-api/load.ts';
 import { bundleBaseline, killAll, startServer, stopServer, topSelfFrames, violetEntry, type Server } from './bench-api/processes.ts';
+import { SERVICE_NODE_FLAGS } from './service-flags.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
     let violet: Server | undefined;
     for (let start = 0; start < Number(options.starts); start++) {
       if (violet) await stopServer(violet);
-      violet = await startServer('Violet', violetEntry, violetEnv);
+      violet = await startServer('Violet', violetEntry, violetEnv, SERVICE_NODE_FLAGS);
       startTimes.push(violet.startMs);
     }
     servers.push(violet!);
@@ -385,7 +386,7 @@ async function main(): Promise<void> {
 /** Violet under `node --cpu-prof`, answering --profile-request (REST, --concurrency clients) for --profile-seconds: the frames with the most self time. */
 async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
   const directory = join(dataDir, 'profile');
-  const violet = await startServer('Violet', violetEntry, violetEnv, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+  const violet = await startServer('Violet', violetEntry, violetEnv, [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${directory}`]);
   let from = Number.POSITIVE_INFINITY;
   try {
     const token = await signIn(violet.base);

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ADMIN_PASSWORD, API_ENTRY, freePort, waitFor } from '../test/helpers/service-process.ts';
 import { runMixedLoad } from './mixed-load.ts';
+import { SERVICE_NODE_FLAGS } from './service-flags.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -60,7 +61,7 @@ async function start(env: Record<string, string>): Promise<Started> {
     env,
   );
   const began = performance.now();
-  const nodeArgs = options['node-args']!.split(' ').filter(Boolean);
+  const nodeArgs = [...SERVICE_NODE_FLAGS, ...options['node-args']!.split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, '--import', './scripts/memory-probe.mjs', API_ENTRY], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

@@ -13,6 +13,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { DIST, ROOT, sourcesStamp, TARGETS } from './build-stamp.mjs';
+import { SERVICE_NODE_FLAGS } from './service-flags.mjs';
 
 const STAMP_FILE = TARGETS.server.stampFile;
 const SERVER = join(DIST, 'server');
@@ -81,7 +82,9 @@ for (const [name, { start, launcher }] of launched) {
       `import { loadBundle } from '../server/boot.js';\n\nloadBundle(${JSON.stringify(name)}).${start}();\n`,
   );
   // Evaluated in a child process: the bundle's modules may leave timers or handles behind.
+  // Under the service's node options: V8 takes a code cache only in a process with the flags that made it.
   run(process.execPath, [
+    ...SERVICE_NODE_FLAGS,
     '--input-type=module',
     '-e',
     `const { writeCodeCache } = await import(${JSON.stringify(join(SERVER, 'boot.js'))}); await writeCodeCache(${JSON.stringify(name)}); process.exit(0);`,

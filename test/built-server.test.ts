@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '../scripts/service-flags.mjs';
 import { createTestDatabase } from './helpers/database.ts';
 import { STARTUP_BUDGET_MS, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 
@@ -71,13 +72,37 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
     );
   }
 
-  it('starts from its bundles with the code cache the build stored: this node accepts it', async () => {
-    const boot = (await import(pathToFileURL(join(process.cwd(), 'dist/server/boot.js')).href)) as typeof import('../src/boot.ts');
-    expect({ api: boot.codeCacheAccepted('api'), worker: boot.codeCacheAccepted('worker') }).toEqual({ api: true, worker: true });
+  it('starts from its bundles with the code cache the build stored: this node, with the service options, accepts it', () => {
+    const boot = pathToFileURL(join(process.cwd(), 'dist/server/boot.js')).href;
+    const check = spawnSync(
+      process.execPath,
+      [
+        ...SERVICE_NODE_FLAGS,
+        '--input-type=module',
+        '-e',
+        `const boot = await import(${JSON.stringify(boot)}); console.log(JSON.stringify({ api: boot.codeCacheAccepted('api'), worker: boot.codeCacheAccepted('worker') }));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(check.stderr).toBe('');
+    expect(JSON.parse(check.stdout)).toEqual({ api: true, worker: true });
   });
 
   it('dist/ is the build of these sources: the start check neither rebuilds nor prints anything', () => {
     const check = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { encoding: 'utf8' });
     expect({ status: check.status, stdout: check.stdout, stderr: check.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+  });
+
+  it('every way of starting the service and the worker passes the same node options', async () => {
+    const flags = SERVICE_NODE_FLAGS.join(' ');
+    const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(`node ${flags} dist/src/main.js`);
+    expect(scripts.worker).toBe(`node ${flags} dist/workers/main.js`);
+    const inJson = ['node', ...SERVICE_NODE_FLAGS].map((part) => JSON.stringify(part)).join(', ');
+    expect(await readFile('Dockerfile', 'utf8')).toContain(`CMD [${inJson}, "dist/src/main.js"]`);
+    const compose = await readFile('docker-compose.yml', 'utf8');
+    expect(compose).toContain(`command: [${inJson}, "dist/src/main.js"]`);
+    expect(compose).toContain(`command: [${inJson}, "dist/workers/main.js"]`);
+    expect(compose.match(/command: \["node"/g)).toHaveLength(2);
   });
 });

@@ -41,7 +41,7 @@ export async function bundleBaseline(): Promise<string> {
 }
 
 /** Spawns `node [nodeArgs] script` on a free port and resolves once /api/v1/system/health answers 200. */
-export async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Server> {
+export async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): Promise<Server> {
   const port = await freePort();
   const base = new URL(`http://127.0.0.1:${port}`);
   const began = performance.now();

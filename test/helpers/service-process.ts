@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { SERVICE_NODE_FLAGS } from '../../scripts/service-flags.mjs';
 
 /** Generous: the suite runs test files in parallel on two cores, and a loaded machine starts slowly. */
 export const STARTUP_BUDGET_MS = 90_000;
@@ -65,7 +66,7 @@ export async function startServiceProcess(env: Record<string, string>, script = 
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']) delete childEnv[name];
   Object.assign(childEnv, env);
   // node itself, as supervisors run it: npm would put a parent between the test and the service.
-  const child = spawn(process.execPath, [script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

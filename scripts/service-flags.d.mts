@@ -1,0 +1,1 @@
+export declare const SERVICE_NODE_FLAGS: readonly string[];
