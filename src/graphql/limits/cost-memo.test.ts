@@ -18,6 +18,8 @@ describe('the cost memo', () => {
     const cases = [
       { operationName: 'Page', variables: { limit: 10, withTests: false } },
       { operationName: 'Page', variables: { limit: 10, withTests: false, filter: { platform: 'windows' } } },
+      { operationName: 'Page', variables: { limit: 10, withTests: false, filter: { platform: 'w'.repeat(10_000) } } },
+      { operationName: 'Page', variables: { limit: 10, withTests: true, techniques: 5, filter: { platform: 'linux' } } },
       { operationName: 'Page', variables: { limit: 200, withTests: false } },
       { operationName: 'Page', variables: { limit: 10, withTests: true, techniques: 5 } },
       { operationName: 'Page', variables: { limit: 10, withTests: true, techniques: 100 } },

@@ -1,11 +1,17 @@
 import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
+import { pageLimitsOf } from '../cost.ts';
 import { operationCost, type CostInput } from './rules.ts';
 
 /** Costs kept per document: one per operation name and value of the variables the cost reads. */
 const COSTS_PER_DOCUMENT = 256;
+/** A longer key (large values in the variables the cost reads) is costed afresh and not kept: bounded memory. */
+const MAX_KEY_LENGTH = 256;
 
 interface DocumentCosts {
-  /** The variables whose values can change the cost: arguments of fields with a cost function, `@include`/`@skip`. */
+  /**
+   * The variables whose values can change the cost: the page argument of a paged field, every argument of a field
+   * with another cost function, the arguments of directives.
+   */
   costVariables: string[];
   costs: Map<string, number>;
 }
@@ -24,8 +30,12 @@ function costVariablesOf(schema: GraphQLSchema, document: DocumentNode): string[
     document,
     visitWithTypeInfo(typeInfo, {
       Field(node) {
-        if (typeof typeInfo.getFieldDef()?.extensions?.complexity !== 'function') return;
-        for (const argument of node.arguments ?? []) variablesIn(argument.value, found);
+        const extensions = typeInfo.getFieldDef()?.extensions;
+        if (typeof extensions?.complexity !== 'function') return;
+        const paged = pageLimitsOf(extensions);
+        for (const argument of node.arguments ?? []) {
+          if (!paged || argument.name.value === paged.pageArgument) variablesIn(argument.value, found);
+        }
       },
       Directive(node) {
         for (const argument of node.arguments ?? []) variablesIn(argument.value, found);
@@ -52,6 +62,7 @@ export function createCostMemo(schema: GraphQLSchema) {
     // An absent variable takes its default, unlike an explicit null: the key tells them apart.
     const values = entry.costVariables.map((name) => (Object.hasOwn(variables, name) ? [variables[name]] : []));
     const key = JSON.stringify([input.operationName ?? null, values]);
+    if (key.length > MAX_KEY_LENGTH) return operationCost(schema, document, input);
     const known = entry.costs.get(key);
     if (known !== undefined) return known;
     const cost = operationCost(schema, document, input);
