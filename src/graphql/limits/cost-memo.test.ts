@@ -1,8 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { schema } from '../schema.ts';
 import { createCostMemo } from './cost-memo.ts';
 import { operationCost } from './rules.ts';
+
+vi.mock('./rules.ts', async (original) => {
+  const rules = await original<typeof import('./rules.ts')>();
+  return { ...rules, operationCost: vi.fn(rules.operationCost) };
+});
 
 const DOCUMENT = parse(`
   query Page($limit: Int, $filter: TestFilter, $withTests: Boolean!, $techniques: Int) {
@@ -40,5 +46,17 @@ describe('the cost memo', () => {
     expect(memo(DOCUMENT, { operationName: 'Page', variables: { limit: 10, withTests: false } })).toBe(
       operationCost(schema, DOCUMENT, { operationName: 'Page', variables: { limit: 10, withTests: false } }),
     );
+  });
+
+  it('costs a document once whatever its ids, and once per page size', () => {
+    const memo = createCostMemo(schema);
+    const detail = parse(`query ($id: UUID!) { test(id: $id) { id name technique { ttpId } evidences { id } } }`);
+    const list = parse(`query ($limit: Int) { tests(limit: $limit) { items { id } } }`);
+    vi.mocked(operationCost).mockClear();
+    const costs = new Set(Array.from({ length: 50 }, () => memo(detail, { variables: { id: randomUUID() } })));
+    expect(costs.size).toBe(1);
+    expect(operationCost).toHaveBeenCalledTimes(1);
+    for (const limit of [10, 20, 10, 20, 10]) memo(list, { variables: { limit } });
+    expect(operationCost).toHaveBeenCalledTimes(3);
   });
 });

@@ -1,5 +1,5 @@
 import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type ValueNode } from 'graphql';
-import { pageLimitsOf } from '../cost.ts';
+import { defaultFieldCost, pageLimitsOf } from '../cost.ts';
 import { operationCost, type CostInput } from './rules.ts';
 
 /** Costs kept per document: one per operation name and value of the variables the cost reads. */
@@ -10,7 +10,7 @@ const MAX_KEY_LENGTH = 256;
 interface DocumentCosts {
   /**
    * The variables whose values can change the cost: the page argument of a paged field, every argument of a field
-   * with another cost function, the arguments of directives.
+   * with another declared cost function, the arguments of directives.
    */
   costVariables: string[];
   costs: Map<string, number>;
@@ -31,7 +31,8 @@ function costVariablesOf(schema: GraphQLSchema, document: DocumentNode): string[
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const extensions = typeInfo.getFieldDef()?.extensions;
-        if (typeof extensions?.complexity !== 'function') return;
+        // The builder's default field cost reads no argument; only declared cost functions may.
+        if (typeof extensions?.complexity !== 'function' || extensions.complexity === defaultFieldCost) return;
         const paged = pageLimitsOf(extensions);
         for (const argument of node.arguments ?? []) {
           if (!paged || argument.name.value === paged.pageArgument) variablesIn(argument.value, found);
