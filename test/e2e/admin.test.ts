@@ -100,9 +100,11 @@ describe('users', () => {
     await row(page, username).getByRole('cell', { name: 'Must change at next sign-in' }).waitFor();
     expect(await row(page, username).getByLabel(`Role of ${username}`).inputValue()).toBe('red_tech');
 
-    await row(page, username)
-      .getByRole('button', { name: `Deactivate ${username}` })
-      .click();
+    const ask = row(page, username).getByRole('button', { name: `Deactivate ${username}` });
+    await ask.click();
+    await row(page, username).getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => ask.evaluate((button) => button === document.activeElement)).toBe(true);
+    await ask.click();
     const confirm = row(page, username).getByRole('button', { name: 'Confirm deactivation' });
     await expect.poll(() => confirm.evaluate((button) => button === document.activeElement)).toBe(true);
     await confirm.click();

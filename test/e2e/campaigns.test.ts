@@ -308,6 +308,8 @@ describe('editing, deleting and searching', () => {
     await page.getByRole('button', { name: 'Delete campaign' }).click();
     await page.getByRole('group', { name: /Delete this campaign for good/ }).waitFor();
     await page.getByRole('button', { name: 'Keep the campaign' }).click();
+    const ask = page.getByRole('button', { name: 'Delete campaign' });
+    await expect.poll(() => ask.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(await app.services.prisma.campaign.count({ where: { id: campaignId } })).toBe(1);
     await page.getByRole('button', { name: 'Delete campaign' }).click();
     await page.getByRole('button', { name: 'Confirm deletion' }).click();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 import type { Problem } from './admin-forms.ts';
 
@@ -19,7 +19,13 @@ export function RecordActions(props: {
     <>
       <div className="admin-actions">
         {props.children}
-        <ConfirmDelete label={props.deleteLabel} question={props.question} busy={props.deleting.busy} onConfirm={props.onDelete} />
+        <ConfirmAction
+          label={props.deleteLabel}
+          question={props.question}
+          confirmLabel="Confirm deletion"
+          busy={props.deleting.busy}
+          onConfirm={props.onDelete}
+        />
       </div>
       <Outcome problem={props.outcome.problem} done={props.outcome.done} />
       <Outcome problem={props.deleting.problem} />

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type FragmentType, graphql, useFragment } from '../../gql';
 import type { Role } from '../../gql/graphql.ts';
 import { useAction } from './admin-forms.ts';
+import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
 export const UserRowFragment = graphql(`
@@ -29,15 +30,9 @@ export function UserRow(props: {
 }) {
   const user = useFragment(UserRowFragment, props.user);
   const [role, setRole] = useState<Role>(user.role);
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const askRef = useRef<HTMLButtonElement>(null);
   const changing = useAction(UpdateRoleDocument);
   const deactivating = useAction(DeactivateDocument);
   useEffect(() => setRole(user.role), [user.role]);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   const roleId = `role-${user.id}`;
   return (
     <tr>
@@ -69,38 +64,17 @@ export function UserRow(props: {
       <td>{user.isActive ? 'Active' : 'Deactivated'}</td>
       <td>{user.mustChangePassword ? 'Must change at next sign-in' : user.authSource === 'saml' ? 'Single sign-on' : 'Set'}</td>
       <td>
-        {user.isActive && !confirming && (
-          <button ref={askRef} type="button" className="button small" onClick={() => setConfirming(true)}>
-            {`Deactivate ${user.username}`}
-          </button>
-        )}
-        {confirming && (
-          <fieldset className="confirm">
-            <legend>{`Deactivate ${user.username}? They will no longer be able to sign in.`}</legend>
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button small danger"
-              disabled={deactivating.busy}
-              onClick={async () => {
-                const done = await deactivating.run({ id: user.id }, `${user.username} was deactivated.`);
-                setConfirming(false);
-                if (done) props.onChanged();
-              }}
-            >
-              Confirm deactivation
-            </button>{' '}
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                setConfirming(false);
-                requestAnimationFrame(() => askRef.current?.focus());
-              }}
-            >
-              Cancel
-            </button>
-          </fieldset>
+        {user.isActive && (
+          <ConfirmAction
+            look="small"
+            label={`Deactivate ${user.username}`}
+            question={`Deactivate ${user.username}? They will no longer be able to sign in.`}
+            confirmLabel="Confirm deactivation"
+            busy={deactivating.busy}
+            onConfirm={async () => {
+              if (await deactivating.run({ id: user.id }, `${user.username} was deactivated.`)) props.onChanged();
+            }}
+          />
         )}
         <Outcome problem={deactivating.problem} done={deactivating.done} />
       </td>

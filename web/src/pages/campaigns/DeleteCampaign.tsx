@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { problemOf, type Problem } from '../../components/problems.ts';
+import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
 const DeleteCampaignDocument = graphql(`mutation DeleteCampaign($id: UUID!) { deleteCampaign(id: $id) }`);
@@ -10,41 +11,24 @@ const DeleteCampaignDocument = graphql(`mutation DeleteCampaign($id: UUID!) { de
 /** "Delete campaign", confirmed in place; on success the campaigns list opens. Its tests stay, outside any campaign. */
 export function DeleteCampaign(props: { campaignId: string }) {
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<Problem>();
   const [{ fetching }, remove] = useMutation(DeleteCampaignDocument);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const startRef = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (asked.current) startRef.current?.focus();
-    asked.current = confirming;
-  }, [confirming]);
   const confirm = async () => {
     const result = await remove({ id: props.campaignId }, { additionalTypenames: ['Campaign'] });
     setProblem(problemOf(result.error));
-    if (result.error) setConfirming(false);
-    else navigate('/campaigns');
+    if (!result.error) navigate('/campaigns');
   };
   return (
     <>
-      {!confirming && (
-        <button ref={startRef} type="button" className="button danger" onClick={() => setConfirming(true)}>
-          Delete campaign
-        </button>
-      )}
-      {confirming && (
-        <fieldset className="confirm">
-          <legend>Delete this campaign for good? Its tests stay, outside any campaign.</legend>
-          <button ref={confirmRef} type="button" className="button small danger" disabled={fetching} onClick={confirm}>
-            Confirm deletion
-          </button>{' '}
-          <button type="button" className="button small" onClick={() => setConfirming(false)}>
-            Keep the campaign
-          </button>
-        </fieldset>
-      )}
+      <ConfirmAction
+        look="danger"
+        label="Delete campaign"
+        question="Delete this campaign for good? Its tests stay, outside any campaign."
+        confirmLabel="Confirm deletion"
+        cancelLabel="Keep the campaign"
+        busy={fetching}
+        onConfirm={confirm}
+      />
       <Outcome problem={problem} />
     </>
   );
