@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -26,7 +26,7 @@ import { SubscriptionCaps } from './graphql/limits/subscriptions.ts';
 import { clientAddressOf, subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
 import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
 import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
-import { buildContext } from './graphql/request-context.ts';
+import { buildContext, releaseRequestCaches } from './graphql/request-context.ts';
 import { rateLimitPlugin } from './graphql/rate-limit.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -35,6 +35,7 @@ import { refuseCrossSite } from './http/csrf.ts';
 import { finalErrorHandler, graphqlHttpErrors, notFoundAsJson } from './http/errors.ts';
 import { noStoreForPrivateAnswers, securityHeaders } from './http/headers.ts';
 import { originPolicy, type OriginPolicy } from './http/origin.ts';
+import { expressServer } from './http/server.ts';
 import { verifyUpgradeOrigin } from './http/websocket-origin.ts';
 import { staticPages } from './pages.ts';
 import { webApp } from './web-app.ts';
@@ -95,9 +96,12 @@ export async function createApp(services: Services): Promise<App> {
   const origins = originPolicy(services.config, app.get('trust proxy fn'));
   const debugErrors = services.config.DEBUG_ERRORS;
 
-  const server = createServer(app);
-  const contextFor = (req: Request): Promise<Context> =>
-    buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
+  const server = expressServer(app);
+  const contextFor = async (req: Request): Promise<Context> => {
+    const context = await buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
+    req.res?.once('close', () => releaseRequestCaches(context));
+    return context;
+  };
 
   const { config } = services;
   const limits = graphqlLimitsOf(config);

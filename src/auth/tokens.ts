@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../errors.ts';
@@ -36,13 +36,16 @@ const claimsSchema = z.object({
 
 export class TokenService {
   private constructor(
-    private readonly key: Uint8Array,
+    private readonly key: KeyObject,
     readonly ttlMs: number,
   ) {}
 
-  /** Signs with the service secret (src/crypto/service-secret.ts). */
+  /**
+   * Signs with the service secret (src/crypto/service-secret.ts). The key is one `KeyObject`, which jose turns into
+   * a WebCrypto key once and keeps: given the secret's bytes, it imported a key for every token it signed or checked.
+   */
   static create(secret: string, ttlMs: number): TokenService {
-    return new TokenService(new TextEncoder().encode(secret), ttlMs);
+    return new TokenService(createSecretKey(secret, 'utf8'), ttlMs);
   }
 
   async issue(userId: string, role: Role, sessionVersion: number): Promise<IssuedToken> {

@@ -104,12 +104,17 @@ class AnswerBudget {
   }
 }
 
-const budgets = new WeakMap<object, AnswerBudget>();
+/**
+ * An operation's budget lives on its context, not in a WeakMap keyed by it: V8's young-generation collector keeps a
+ * long-lived WeakMap's values alive, so each request's budget and context were moved to the old generation.
+ */
+const BUDGET = Symbol('answer budget');
+type Budgeted = Context & { [BUDGET]?: AnswerBudget };
 
-function newBudget(context: Context): AnswerBudget {
+function newBudget(context: Budgeted): AnswerBudget {
   const { config } = context.services;
   const budget = new AnswerBudget(config.GRAPHQL_MAX_ANSWER, config.GRAPHQL_DEADLINE);
-  budgets.set(context, budget);
+  context[BUDGET] = budget;
   return budget;
 }
 
@@ -171,7 +176,7 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
   };
   return (parent, args, context, info) => {
     // A subscription executes its selection once per event, each with a budget of its own.
-    const budget = (!startsExecution && budgets.get(context)) || newBudget(context);
+    const budget = (!startsExecution && (context as Budgeted)[BUDGET]) || newBudget(context);
     if (!info.path.prev && !startsExecution) {
       return handled(
         budget
