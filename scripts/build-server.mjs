@@ -13,6 +13,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { DIST, ROOT, sourcesStamp, TARGETS } from './build-stamp.mjs';
+import { patchDependencies } from './dependency-patches.mjs';
 import { SERVICE_NODE_FLAGS } from './service-flags.mjs';
 
 const STAMP_FILE = TARGETS.server.stampFile;
@@ -67,6 +68,8 @@ await build({
   // Code that finds files relative to itself (src/paths.ts) sees the bundle's location.
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__bundleUrl' },
+  // Two changes to dependencies' code that keep requests' objects out of the old generation (the module says why).
+  plugins: [patchDependencies()],
 });
 await build({ ...common, entryPoints: { boot: 'src/boot.ts' }, outdir: SERVER, format: 'esm', packages: 'external' });
 const launched = Object.entries(BUNDLES).filter(([, { launcher }]) => launcher);

@@ -16,7 +16,14 @@ export const TARGETS = {
     script: 'build:server',
     stampFile: join(DIST, 'server.stamp'),
     directories: ['src', 'rest-adapter', 'workers', 'prisma'],
-    files: ['package-lock.json', 'tsconfig.json', 'prisma.config.ts', 'scripts/build-server.mjs', 'scripts/service-flags.mjs'],
+    files: [
+      'package-lock.json',
+      'tsconfig.json',
+      'prisma.config.ts',
+      'scripts/build-server.mjs',
+      'scripts/dependency-patches.mjs',
+      'scripts/service-flags.mjs',
+    ],
   },
   web: {
     script: 'build:web',
