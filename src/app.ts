@@ -11,7 +11,6 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request } from 'express';
 import { useServer } from 'graphql-ws/use/ws';
-import { pinoHttp } from 'pino-http';
 import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
 import type { Context } from './graphql/context.ts';
@@ -35,14 +34,13 @@ import { refuseCrossSite } from './http/csrf.ts';
 import { finalErrorHandler, graphqlHttpErrors, notFoundAsJson } from './http/errors.ts';
 import { noStoreForPrivateAnswers, securityHeaders } from './http/headers.ts';
 import { originPolicy, type OriginPolicy } from './http/origin.ts';
+import { requestLog } from './http/request-log.ts';
 import { expressServer } from './http/server.ts';
 import { verifyUpgradeOrigin } from './http/websocket-origin.ts';
 import { staticPages } from './pages.ts';
 import { webApp } from './web-app.ts';
 import type { Services } from './services.ts';
 import { SHUTDOWN_GRACE_MS } from './shutdown.ts';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface App {
   server: Server;
@@ -78,18 +76,7 @@ export async function createApp(services: Services): Promise<App> {
   // API answers are no-store, so an ETag (a SHA-1 of every answer body) would buy nothing; static assets keep theirs.
   app.set('etag', false);
   app.set('trust proxy', trustProxySetting(services.config.TRUST_PROXY));
-  app.use(
-    pinoHttp({
-      logger: services.log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/api/v1/system/health' },
-    }),
-  );
+  app.use(requestLog(services.log));
 
   app.use(warnOnUntrustedProxy(services));
   app.use(securityHeaders());
