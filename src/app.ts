@@ -25,7 +25,7 @@ import { SubscriptionCaps } from './graphql/limits/subscriptions.ts';
 import { clientAddressOf, subscribeWithinLimits, WebSocketCaps } from './graphql/limits/websocket.ts';
 import { connectionCredential, LiveSessions } from './graphql/live-sessions.ts';
 import { warnOnUntrustedProxy } from './auth/proxy-warning.ts';
-import { buildContext, releaseRequestCaches } from './graphql/request-context.ts';
+import { buildContext } from './graphql/request-context.ts';
 import { rateLimitPlugin } from './graphql/rate-limit.ts';
 import { schema } from './graphql/schema.ts';
 import { ensureDataSources } from './modules/data-sources/service.ts';
@@ -84,11 +84,8 @@ export async function createApp(services: Services): Promise<App> {
   const debugErrors = services.config.DEBUG_ERRORS;
 
   const server = expressServer(app);
-  const contextFor = async (req: Request): Promise<Context> => {
-    const context = await buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
-    req.res?.once('close', () => releaseRequestCaches(context));
-    return context;
-  };
+  const contextFor = (req: Request): Promise<Context> =>
+    buildContext(services, { headers: req.headers, clientIp: req.ip ?? '', requestId: String(req.id), log: req.log });
 
   const { config } = services;
   const limits = graphqlLimitsOf(config);

@@ -1,12 +1,17 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createContextCache, initContextCache } from '@pothos/core';
 import express from 'express';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../src/graphql/context.ts';
-import { releaseRequestCaches } from '../src/graphql/request-context.ts';
 import { requestLog } from '../src/http/request-log.ts';
 import { expressServer } from '../src/http/server.ts';
+
+/** The server listening on a free port: its base URL, and how to close it. */
+async function listening(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, close: () => new Promise((resolve) => server.close(resolve)) };
+}
 
 describe('the objects of a request', () => {
   it("are created with the app's prototypes, before Express would swap them, and answer as usual", async () => {
@@ -17,34 +22,20 @@ describe('the objects of a request', () => {
     server.prependListener('request', (req, res) =>
       born.push([Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(res) === app.response]),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { base, close } = await listening(server);
     try {
-      const { port } = server.address() as AddressInfo;
-      const answer = await fetch(`http://127.0.0.1:${port}/echo`);
+      const answer = await fetch(`${base}/echo`);
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ path: '/echo', ip: 'string' });
-      const missing = await fetch(`http://127.0.0.1:${port}/nowhere`);
+      const missing = await fetch(`${base}/nowhere`);
       expect(missing.status).toBe(404);
       expect(born).toEqual([
         [true, true],
         [true, true],
       ]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
-  });
-
-  it('keep their per-request caches until the answer is out, then a later use of the context gets new ones', () => {
-    const cache = createContextCache(() => ({ loaded: [] as string[] }));
-    const context = { ...initContextCache(), requestId: 'r1' } as unknown as Context;
-    const other = { ...initContextCache(), requestId: 'r2' } as unknown as Context;
-    const first = cache(context);
-    expect(cache(context)).toBe(first);
-    expect(cache(other)).not.toBe(first);
-    releaseRequestCaches(context);
-    const after = cache(context);
-    expect(after).not.toBe(first);
-    expect(cache(context)).toBe(after);
   });
 });
 
@@ -60,10 +51,7 @@ describe('the request log', () => {
       res.json([]);
     });
     app.get('/api/v1/broken', (_req, res) => res.status(500).json({ code: 'INTERNAL_SERVER_ERROR' }));
-    const server = expressServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { lines, base, close: () => new Promise((resolve) => server.close(resolve)) };
+    return { lines, ...(await listening(expressServer(app))) };
   }
 
   it('gives every answer an id, keeping a valid incoming one, and writes one line per request bound to it', async () => {

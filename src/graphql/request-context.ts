@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { contextCacheSymbol, initContextCache } from '@pothos/core';
+import { initContextCache } from '@pothos/core';
 import { authenticate, credentialOf } from '../auth/authenticate.ts';
 import { domainErrorFrom } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -21,6 +21,7 @@ export async function buildContext(services: Services, request: RequestInfo, cre
     throw domainErrorFrom(error) ?? error;
   });
   return {
+    // Pothos keys its per-request caches on this object; the build keeps them on it (scripts/dependency-patches.mjs).
     ...initContextCache(),
     services,
     auth,
@@ -28,15 +29,4 @@ export async function buildContext(services: Services, request: RequestInfo, cre
     clientIp: request.clientIp,
     log: request.log,
   };
-}
-
-/**
- * Lets go of a context's per-request caches once its answer is out. Pothos keeps them in WeakMaps keyed by the
- * context's cache key, and their values refer back to the context, so the key stays reachable from its own values:
- * V8's young-generation collector cannot break such a cycle, and every request's loaded rows, selections and
- * results were moved to the old generation, left for a full collection (docs/benchmark.md). Without the key the
- * entries are dead at the next young collection. A later use of the context gets caches of its own.
- */
-export function releaseRequestCaches(context: Context): void {
-  (context as unknown as Record<symbol, unknown>)[contextCacheSymbol] = undefined;
 }
