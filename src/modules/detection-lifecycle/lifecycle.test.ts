@@ -75,7 +75,7 @@ describe('detection lifecycle end to end over REST', () => {
     await advance(app, t, test.id, 'validated');
     const [validation] = await until(async () => {
       const list = (await app.api('GET', `/detection-lifecycle/validations?technique=${tech.ttpId}`, { token: t.viewer.token })).body;
-      return list.total ? list.items : undefined;
+      return list.items.length ? list.items : undefined;
     });
     expect(validation).toMatchObject({ asset_id: asset.body.id, test_id: test.id, source: 'test', status: 'fresh', result: 'detected' });
     const validDays = (Date.parse(validation.valid_until) - Date.parse(validation.validated_at)) / 86_400_000;
