@@ -33,6 +33,33 @@ export async function pageTotal(
   return { total: Math.max(counted, Math.round(row?.rows ?? 0)), totalExact: false };
 }
 
+/**
+ * The total of an offset page that agrees with the page. The rows and their count are two statements, each reading the
+ * database as it is when it runs, so a row committed or removed between them could give a page that contradicts its
+ * total ("total 1" and no item). The page decides: one shorter than its limit ends the list, so it tells the total
+ * itself; an empty page past the start says at most `offset` rows match; a full page says at least `offset + limit`.
+ * A short page also makes an estimated total exact.
+ */
+export function totalOfPage(counted: PageTotal, page: { offset: number; limit: number; found: number }): PageTotal {
+  const { offset, limit, found } = page;
+  if (found < limit && (found > 0 || offset === 0)) return { total: offset + found, totalExact: true };
+  if (found === 0) return { total: Math.min(counted.total, offset), totalExact: counted.totalExact };
+  return { total: Math.max(counted.total, offset + found), totalExact: counted.totalExact };
+}
+
+/**
+ * One offset page of a list: its rows and their count, read side by side, with a total that agrees with the rows
+ * (`totalOfPage`).
+ */
+export async function pageOf<T>(
+  paging: { offset: number; limit: number },
+  [rows, count]: [PromiseLike<T[]>, PromiseLike<number>],
+): Promise<{ items: T[]; total: number; offset: number; limit: number }> {
+  const [items, counted] = await Promise.all([rows, count]);
+  const { total } = totalOfPage({ total: counted, totalExact: true }, { ...paging, found: items.length });
+  return { items, total, offset: paging.offset, limit: paging.limit };
+}
+
 /** Where a keyset page of a list ordered by (createdAt desc, id desc) starts: just after this row. */
 export interface Keyset {
   createdAt: Date;

@@ -9,6 +9,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { alertLifecycle, OPEN_STATUSES, type AlertAction } from './lifecycle.ts';
 import { evaluateCondition, RULE_PARAMETERS } from './rules.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const ALERT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(ALERT_PAGE.defaultLimit, ALERT_PAGE.maxLimit);
@@ -48,11 +49,10 @@ function checkedParameters(ruleType: AlertRuleType, parameters: unknown): Prisma
 
 export async function listRules(services: Services, paging: unknown, query: RuleQuery = {}) {
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.alertRule.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.alertRule.count(),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getRule(services: Services, id: string, query: RuleQuery = {}) {
@@ -123,7 +123,7 @@ export async function listInstances(services: Services, filter: unknown, paging:
     ruleType: ruleType ?? undefined,
     ruleId: ruleId ?? undefined,
   };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.alertInstance.findMany({
       ...query,
       where,
@@ -133,7 +133,6 @@ export async function listInstances(services: Services, filter: unknown, paging:
     }),
     services.prisma.alertInstance.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getInstance(services: Services, id: string, query: InstanceQuery = {}) {

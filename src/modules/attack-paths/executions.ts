@@ -12,6 +12,7 @@ import { EmptyAttackPathError } from './errors.ts';
 import { executionLifecycle, type ExecutionAction } from './state-machine.ts';
 import { assertAttackPathId, lockAttackPath } from './store.ts';
 import { lockAndRead } from '../../db/row-lock.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export type ExecutionQuery = { select?: Prisma.AttackPathExecutionSelect; include?: Prisma.AttackPathExecutionInclude };
 
@@ -42,7 +43,7 @@ export async function listExecutions(services: Services, pathId: string, paging:
     throw new NotFoundError('Attack path', pathId);
   }
   const where = { pathId };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.attackPathExecution.findMany({
       ...query,
       where,
@@ -52,7 +53,6 @@ export async function listExecutions(services: Services, pathId: string, paging:
     }),
     services.prisma.attackPathExecution.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 const createSchema = z.object({ notes: notes.nullish() });

@@ -18,6 +18,7 @@ import {
   stepSchema,
   type AttackPathQuery,
 } from './store.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const ATTACK_PATH_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(ATTACK_PATH_PAGE.defaultLimit, ATTACK_PATH_PAGE.maxLimit);
@@ -32,11 +33,10 @@ export async function listAttackPaths(services: Services, filter: unknown, pagin
   const { search } = parseInput(filterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging);
   const where: Prisma.AttackPathWhereInput = search ? { OR: [{ name: containsText(search) }, { description: containsText(search) }] } : {};
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.attackPath.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.attackPath.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getAttackPath(services: Services, id: string, query: AttackPathQuery = {}) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;
 const pageSchema = page(AUDIT_PAGE.defaultLimit, AUDIT_PAGE.maxLimit);
@@ -31,11 +32,10 @@ export async function listAuditLogs(services: Services, filter: unknown, paging:
   if (action) where.action = action;
   if (entityType) where.entityType = entityType;
   if (startDate || endDate) where.timestamp = { gte: startDate ?? undefined, lte: endDate ?? undefined };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.auditLog.findMany({ where, orderBy: [{ timestamp: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.auditLog.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** Every action recorded so far, sorted (GROUP BY in the database). */

@@ -13,6 +13,7 @@ import { assertMayDelete } from './permissions.ts';
 import { followSchedule, periodProblem, recurrence, scheduleIdOf } from './schedule.ts';
 import { campaignLifecycle, EDITABLE_STATUSES } from './state-machine.ts';
 import { assertCampaignId, lockCampaign, newHistory, type CampaignQuery, type LockedCampaign } from './store.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const CAMPAIGN_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(CAMPAIGN_PAGE.defaultLimit, CAMPAIGN_PAGE.maxLimit);
@@ -64,11 +65,10 @@ export async function listCampaigns(services: Services, filter: unknown, paging:
   if (type) and.push({ type });
   if (search) and.push({ OR: [{ name: containsText(search) }, { description: containsText(search) }] });
   const where = { AND: and };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.campaign.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.campaign.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getCampaign(services: Services, id: string, query: CampaignQuery = {}) {

@@ -3,6 +3,7 @@ import type { Prisma } from '../../db/client.ts';
 import { likePattern } from '../../db/search.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.SoftwareSelect };
 
@@ -37,9 +38,8 @@ export async function listSoftware(services: Services, filter: unknown, paging: 
   if (kind) conditions.push({ kind });
   if (search) conditions.push({ id: { in: await softwareIdsMatching(services, search) } });
   const where = { AND: conditions };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.software.findMany({ ...query, where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     services.prisma.software.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { escapeLike, likePattern } from '../../db/search.ts';
+import { pageOf } from '../../db/page-totals.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
@@ -135,13 +136,14 @@ export async function getFramework(services: Services, idOrKey: string): Promise
 async function pageOfControls(services: Services, frameworkId: string, condition: Prisma.Sql, paging: unknown) {
   const { offset, limit } = parseInput(pageSchema, paging);
   const rated = ratedControls(frameworkId);
-  const [items, [{ total }]] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.$queryRaw<
       ControlRow[]
     >`${rated} SELECT ${CONTROL_COLUMNS} FROM rated WHERE ${condition} ORDER BY control_id COLLATE "C" LIMIT ${limit} OFFSET ${offset}`,
-    services.prisma.$queryRaw<{ total: number }[]>`${rated} SELECT count(*)::int AS total FROM rated WHERE ${condition}`,
+    services.prisma.$queryRaw<{ total: number }[]>`${rated} SELECT count(*)::int AS total FROM rated WHERE ${condition}`.then(
+      ([row]) => row?.total ?? 0,
+    ),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** Controls of a framework with their coverage status, by control id (filters status, family, search). */

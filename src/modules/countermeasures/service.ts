@@ -7,6 +7,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, isUuid } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.DefensiveTechniqueSelect; include?: Prisma.DefensiveTechniqueInclude };
 type DefensiveTechniqueRow = Prisma.DefensiveTechniqueGetPayload<object>;
@@ -56,11 +57,10 @@ function whereOf(filter: unknown): Prisma.DefensiveTechniqueWhereInput {
 export async function listCountermeasures(services: Services, filter: unknown, paging: unknown, query: Query = {}) {
   const where = whereOf(filter);
   const { offset, limit } = parseInput(pageSchema, paging);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.defensiveTechnique.findMany({ ...query, where, orderBy: { d3fendId: 'asc' }, skip: offset, take: limit }),
     services.prisma.defensiveTechnique.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** One defensive technique by its uuid or its D3FEND id (D3-AL, case-insensitive). */

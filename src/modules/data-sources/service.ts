@@ -7,6 +7,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, isUuid } from '../../validation.ts';
 import { configuredLocation, DATA_SOURCE_DEFAULTS, DATA_SOURCE_KINDS, scheduleIdOf } from './defaults.ts';
 import { scheduleProblem, updateDataSourceSchema } from './validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.DataSourceSelect; include?: Prisma.DataSourceInclude };
 type RunQuery = { select?: Prisma.DataSourceRunSelect; include?: Prisma.DataSourceRunInclude };
@@ -137,7 +138,7 @@ export async function listRuns(services: Services, idOrKind: string, paging: unk
   const { offset, limit } = parseInput(runsPage, paging ?? {});
   const source = await getDataSource(services, idOrKind, { select: { id: true } });
   const where = { dataSourceId: source.id };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.dataSourceRun.findMany({
       ...query,
       where,
@@ -147,5 +148,4 @@ export async function listRuns(services: Services, idOrKind: string, paging: unk
     }),
     services.prisma.dataSourceRun.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }

@@ -8,6 +8,7 @@ import type { Services } from '../../services.ts';
 import { parseInput, trimmed, uuid } from '../../validation.ts';
 import { resolveTechnique } from '../techniques/reference.ts';
 import { pageSchema, platform } from './inputs.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type AssetQuery = { select?: Prisma.DetectionAssetSelect };
 
@@ -57,11 +58,10 @@ export async function listAssets(services: Services, filter: unknown, paging: un
     platform: onPlatform ?? undefined,
     ...(techniqueId ? { techniques: { some: { techniqueId } } } : {}),
   };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.detectionAsset.findMany({ ...query, where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     services.prisma.detectionAsset.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getAsset(services: Services, id: string, query: AssetQuery = {}) {

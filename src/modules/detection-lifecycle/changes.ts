@@ -7,6 +7,7 @@ import type { Services } from '../../services.ts';
 import { parseInput, trimmed, uuid } from '../../validation.ts';
 import { resolveTechnique } from '../techniques/reference.ts';
 import { pageSchema, platform } from './inputs.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type ChangeQuery = { select?: Prisma.InfrastructureChangeSelect };
 
@@ -25,7 +26,7 @@ export async function listChanges(services: Services, filter: unknown, paging: u
   const { since, platform: onPlatform } = parseInput(changeFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const where = { changedAt: since ? { gte: since } : undefined, ...(onPlatform ? { platforms: { has: onPlatform } } : {}) };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.infrastructureChange.findMany({
       ...query,
       where,
@@ -35,7 +36,6 @@ export async function listChanges(services: Services, filter: unknown, paging: u
     }),
     services.prisma.infrastructureChange.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /**

@@ -8,6 +8,7 @@ import { parseInput, trimmed, uuid } from '../../validation.ts';
 import { resolveTechnique } from '../techniques/reference.ts';
 import { pageSchema } from './inputs.ts';
 import { VALIDATION_STATUSES, validationLifecycle, validationWhere } from './validation-states.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type ValidationQuery = { select?: Prisma.DetectionValidationSelect };
 
@@ -35,7 +36,7 @@ export async function listValidations(services: Services, filter: unknown, pagin
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
   const where = { techniqueId, assetId: assetId ?? undefined, ...(status ? validationWhere(status, new Date()) : {}) };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.detectionValidation.findMany({
       ...query,
       where,
@@ -45,7 +46,6 @@ export async function listValidations(services: Services, filter: unknown, pagin
     }),
     services.prisma.detectionValidation.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** The expiry of a validation made at `validatedAt`: DETECTION_VALIDATION_TTL later. */

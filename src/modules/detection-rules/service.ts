@@ -7,6 +7,7 @@ import { Severity } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { SIGMA_SOURCE } from './sigma.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.DetectionRuleSelect; include?: Prisma.DetectionRuleInclude };
 
@@ -91,11 +92,10 @@ export function ruleWhere(filter: DetectionRuleFilter): Prisma.DetectionRuleWher
 export async function listDetectionRules(services: Services, filter: DetectionRuleFilter, paging: unknown) {
   const { offset, limit } = parseInput(pageSchema, paging);
   const where = ruleWhere(filter);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.detectionRule.findMany({ where, orderBy: [{ title: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     services.prisma.detectionRule.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getDetectionRule(services: Services, id: string, query: Query = {}) {

@@ -3,6 +3,7 @@ import { inTransaction, type Actor, type UnitOfWork } from '../../db/unit-of-wor
 import type { IntelScan } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type FindingQuery = { include?: Prisma.IntelFindingInclude; select?: Prisma.IntelFindingSelect };
 
@@ -123,7 +124,7 @@ export function runIntelScan(services: Services, actor: Actor): Promise<IntelSca
 /** Findings of every scan, newest first. */
 export async function listFindings(services: Services, paging: unknown, query: FindingQuery = {}) {
   const { offset, limit } = parseInput(pageSchema, paging);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.intelFinding.findMany({
       ...query,
       orderBy: [{ createdAt: 'desc' }, { technique: { ttpId: 'asc' } }, { actor: { name: 'asc' } }, { id: 'asc' }],
@@ -132,5 +133,4 @@ export async function listFindings(services: Services, paging: unknown, query: F
     }),
     services.prisma.intelFinding.count(),
   ]);
-  return { items, total, offset, limit };
 }

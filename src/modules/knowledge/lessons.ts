@@ -10,6 +10,7 @@ import { inOrderOf, rankedPage, searchText } from './search.ts';
 import { techniqueIdFor } from '../techniques/reference.ts';
 import { assertTechnique, techniqueIdOf, techniqueKey, techniqueRef } from './techniques.ts';
 import { lockAndRead } from '../../db/row-lock.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.LessonLearnedSelect; include?: Prisma.LessonLearnedInclude };
 
@@ -85,11 +86,10 @@ export async function listLessons(services: Services, filter: LessonFilter | nul
     testId: testId ?? undefined,
     campaignId: campaignId ?? undefined,
   };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     db.lessonLearned.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     db.lessonLearned.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getLesson(services: Services, id: string, query: Query = {}) {

@@ -11,6 +11,7 @@ import { inOrderOf, rankedPage, searchText } from './search.ts';
 import { techniqueIdFor } from '../techniques/reference.ts';
 import { assertTechnique, techniqueIdOf, techniqueKey, techniqueRef } from './techniques.ts';
 import { lockAndRead } from '../../db/row-lock.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.PlaybookSelect; include?: Prisma.PlaybookInclude };
 
@@ -79,11 +80,10 @@ export async function listPlaybooks(services: Services, filter: PlaybookFilter |
     return { items: inOrderOf(ranked.ids, rows), total: ranked.total, offset, limit };
   }
   const where: Prisma.PlaybookWhereInput = { techniqueId, type: type ?? undefined };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     db.playbook.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     db.playbook.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getPlaybook(services: Services, id: string, query: Query = {}) {
@@ -97,11 +97,10 @@ export async function listPlaybookVersions(services: Services, id: string, pagin
   const { offset, limit } = parseInput(page(PLAYBOOK_VERSION_PAGE.defaultLimit, PLAYBOOK_VERSION_PAGE.maxLimit), paging);
   const db = services.prisma;
   if (!(await db.playbook.findUnique({ where: { id }, select: { id: true } }))) throw new NotFoundError('Playbook', id);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     db.playbookVersion.findMany({ where: { playbookId: id }, orderBy: { version: 'desc' }, skip: offset, take: limit }),
     db.playbookVersion.count({ where: { playbookId: id } }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function createPlaybook(services: Services, actor: Actor, input: unknown, query: Query = {}) {

@@ -5,6 +5,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput } from '../../validation.ts';
 import type { NoticeKey } from './notices.ts';
 import { wants } from './preferences.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const NOTIFICATION_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 const pageSchema = page(NOTIFICATION_PAGE.defaultLimit, NOTIFICATION_PAGE.maxLimit);
@@ -37,11 +38,10 @@ export async function notifyUsers(uow: UnitOfWork, userIds: Iterable<string>, dr
 export async function listNotifications(services: Services, principal: Principal, paging: unknown, query = {}) {
   const { offset, limit } = parseInput(pageSchema, paging);
   const where = { userId: principal.userId };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.notification.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.notification.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export const unreadCount = (services: Services, principal: Principal) =>

@@ -9,6 +9,7 @@ import type { Services } from '../../services.ts';
 import { isUuid, page, parseInput, trimmed } from '../../validation.ts';
 import { scheduleProblem, sourceLocation, sourceSchedule } from '../data-sources/validation.ts';
 import { osintReviewLifecycle, type OsintReviewAction } from './lifecycle.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type ItemQuery = { select?: Prisma.OsintItemSelect; include?: Prisma.OsintItemInclude };
 type FeedQuery = { select?: Prisma.OsintFeedSelect; include?: Prisma.OsintFeedInclude };
@@ -114,11 +115,10 @@ export async function listRuns(services: Services, feedId: string, paging: unkno
   const { offset, limit } = parseInput(page(OSINT_RUN_PAGE.defaultLimit, OSINT_RUN_PAGE.maxLimit), paging ?? {});
   const feed = await getFeed(services, feedId, { select: { id: true } });
   const where = { feedId: feed.id };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.osintFeedRun.findMany({ ...query, where, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.osintFeedRun.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 const ttpId = z
@@ -171,7 +171,7 @@ export async function listItems(services: Services, filter: unknown, paging: unk
       found.from || found.to ? { OR: [{ publishedAt: range }, { publishedAt: null, createdAt: range }] } : {},
     ],
   };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.osintItem.findMany({
       ...query,
       where,
@@ -181,7 +181,6 @@ export async function listItems(services: Services, filter: unknown, paging: unk
     }),
     services.prisma.osintItem.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getItem(services: Services, id: string, query: ItemQuery = {}) {

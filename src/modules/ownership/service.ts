@@ -7,6 +7,7 @@ import { Responsibility, Severity } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, uuid } from '../../validation.ts';
 import { resolveTechnique } from '../techniques/reference.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const OWNERSHIP_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const pageSchema = page(OWNERSHIP_PAGE.defaultLimit, OWNERSHIP_PAGE.maxLimit);
@@ -52,7 +53,7 @@ export async function listAssignments(services: Services, filter: unknown, pagin
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
   const where = { techniqueId, ownerId: ownerId ?? undefined, responsibility: responsibility ?? undefined };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.ownershipAssignment.findMany({
       ...query,
       where,
@@ -62,7 +63,6 @@ export async function listAssignments(services: Services, filter: unknown, pagin
     }),
     services.prisma.ownershipAssignment.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function createAssignment(services: Services, principal: Principal, input: unknown, query: AssignmentQuery = {}) {
@@ -141,7 +141,7 @@ export async function listOwnedAssets(services: Services, filter: unknown, pagin
   const { kind, criticality } = parseInput(assetFilterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const where = { kind: kind ?? undefined, criticality: criticality ?? undefined };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.ownedAsset.findMany({
       ...query,
       where,
@@ -151,7 +151,6 @@ export async function listOwnedAssets(services: Services, filter: unknown, pagin
     }),
     services.prisma.ownedAsset.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function createOwnedAsset(services: Services, principal: Principal, input: unknown, query: AssetQuery = {}) {
@@ -183,7 +182,7 @@ export async function listQueue(services: Services, filter: unknown, paging: unk
   const { offset, limit } = parseInput(pageSchema, paging ?? {});
   const techniqueId = technique ? (await resolveTechnique(services.prisma, technique, 'technique')).id : undefined;
   const where = { reason: reason ?? undefined, techniqueId };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.revalidationEntry.findMany({
       ...query,
       where,
@@ -193,5 +192,4 @@ export async function listQueue(services: Services, filter: unknown, paging: unk
     }),
     services.prisma.revalidationEntry.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }

@@ -6,6 +6,7 @@ import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
 import { findTactic } from '../techniques/service.ts';
 import { LEVEL_THRESHOLDS, RECOMMENDABLE_STATUSES, RiskLevel, UNCOVERED_STATUSES } from './model.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.RiskProfileSelect; include?: Prisma.RiskProfileInclude };
 
@@ -67,11 +68,10 @@ export async function listProfiles(services: Services, filter: unknown, paging: 
   if (status) and.push(storedStatusIn([status]));
   if (level) and.push({ score: levelRange(level) });
   const where = { AND: and };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.riskProfile.findMany({ ...query, where, orderBy: RISK_ORDER, skip: offset, take: limit }),
     services.prisma.riskProfile.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** The techniques to test next: the highest risks among those not validated. */

@@ -8,6 +8,7 @@ import { coveredWeight, percentage } from '../metrics/sql.ts';
 import { averageScore } from '../scores/formula.ts';
 import { techniqueScores } from '../scores/technique-scores.ts';
 import { SNAPSHOT_KINDS, type SnapshotKind, type SnapshotSummary } from './summary.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.SnapshotSelect; include?: Prisma.SnapshotInclude };
 
@@ -105,11 +106,10 @@ export async function listSnapshots(services: Services, filter: unknown, paging:
   const { kind } = parseInput(filterSchema, filter ?? {});
   const { offset, limit } = parseInput(pageSchema, paging);
   const where: Prisma.SnapshotWhereInput = kind ? { kind } : {};
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.snapshot.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     services.prisma.snapshot.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** One snapshot; an id that is not a UUID names no snapshot (404). */

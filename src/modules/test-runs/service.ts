@@ -8,7 +8,7 @@ import { DetectionResult, RemediationStatus, TestState } from '../../generated/p
 import type { Test } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { afterKeyset, cursorOf, type Keyset, keysetOf, pageTotal } from '../../db/page-totals.ts';
+import { afterKeyset, cursorOf, type Keyset, keysetOf, pageTotal, totalOfPage } from '../../db/page-totals.ts';
 import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
 import { EDIT_RULES, testLifecycle, type EditKind } from './state-machine.ts';
@@ -82,7 +82,9 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   ]);
   const items = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as Keyset) : null;
-  return { items, ...counted, offset, limit, nextCursor };
+  // An offset page agrees with its total; a keyset page's total counts the rows before its cursor too.
+  const total = withTotal && !keyset ? totalOfPage(counted, { offset, limit, found: items.length }) : counted;
+  return { items, ...total, offset, limit, nextCursor };
 }
 
 /** A test query that also reads what a row's cursor is made of. */

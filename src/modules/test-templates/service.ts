@@ -7,6 +7,7 @@ import { NotFoundError, ValidationError } from '../../errors.ts';
 import { Severity } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, isUuid } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.TestTemplateSelect; include?: Prisma.TestTemplateInclude };
 
@@ -98,7 +99,7 @@ function templateWhere(filter: z.infer<typeof filterSchema>): Prisma.TestTemplat
 export async function listTemplates(services: Services, filter: unknown, paging: unknown) {
   const where = templateWhere(parseInput(filterSchema, filter ?? {}));
   const { offset, limit } = parseInput(pageSchema, paging);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.testTemplate.findMany({
       where,
       orderBy: [{ ttpTechniqueId: { sort: 'asc', nulls: 'last' } }, { name: 'asc' }, { id: 'asc' }],
@@ -107,7 +108,6 @@ export async function listTemplates(services: Services, filter: unknown, paging:
     }),
     services.prisma.testTemplate.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 export async function getTemplate(services: Services, id: string, query: Query = {}) {

@@ -4,6 +4,7 @@ import { equalsText, likePattern } from '../../db/search.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed, isUuid } from '../../validation.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { include?: Prisma.ThreatActorInclude; select?: Prisma.ThreatActorSelect };
 
@@ -56,11 +57,10 @@ async function whereOf(services: Services, filter: unknown): Promise<Prisma.Thre
 export async function listThreatActors(services: Services, filter: unknown, paging: unknown, query: Query = {}) {
   const { offset, limit } = parseInput(pageSchema, paging);
   const where = await whereOf(services, filter);
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.threatActor.findMany({ ...query, where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     services.prisma.threatActor.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 function whereOfKey(key: string): Prisma.ThreatActorWhereInput {

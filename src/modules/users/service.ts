@@ -12,6 +12,7 @@ import { page, parseInput, trimmed } from '../../validation.ts';
 import { camelToSnake } from '../../naming.ts';
 import { ASSIGNABLE_ROLES } from './permissions.ts';
 import { effectivePreferences, preferencesSchema, type Preferences } from '../notifications/preferences.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 type Query = { select?: Prisma.UserSelect };
 
@@ -78,11 +79,10 @@ export async function listUsers(services: Services, filter: UserFilter, paging: 
     const contains = containsText(filter.search);
     where.OR = [{ username: contains }, { email: contains }, { displayName: contains }];
   }
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.user.findMany({ where, orderBy: { username: 'asc' }, skip: offset, take: limit }),
     services.prisma.user.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** Most users the assignee pickers list: more than any purple team has, and a hard cap on the answer. */

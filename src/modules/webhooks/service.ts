@@ -10,6 +10,7 @@ import { page, parseInput } from '../../validation.ts';
 import { createDeliveries, queueDeliveries } from './delivery.ts';
 import { deliveryBody, WEBHOOK_EVENTS } from './events.ts';
 import { webhookSecrets, isWellFormedSecret } from './signing.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 export const WEBHOOK_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 export const DELIVERY_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -161,7 +162,7 @@ export async function listDeliveries(services: Services, webhookId: string, pagi
   const { offset, limit } = parseInput(deliveryPageSchema, paging);
   await existing(services, webhookId);
   const where = { webhookId };
-  const [items, total] = await Promise.all([
+  return pageOf({ offset, limit }, [
     services.prisma.webhookDelivery.findMany({
       ...query,
       where,
@@ -171,7 +172,6 @@ export async function listDeliveries(services: Services, webhookId: string, pagi
     }),
     services.prisma.webhookDelivery.count({ where }),
   ]);
-  return { items, total, offset, limit };
 }
 
 /** Sends a finished delivery again, same `webhook-id` and body; the retry schedule continues from its attempts so far. */

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { pageOf, totalOfPage } from './page-totals.ts';
+
+const exact = (total: number) => ({ total, totalExact: true });
+
+describe('the total of an offset page agrees with its rows', () => {
+  it('a short page ends the list: its total is offset plus its rows, whatever the count said', () => {
+    // A row committed between the two statements: counted, not listed (and the other way round).
+    expect(totalOfPage(exact(1), { offset: 0, limit: 50, found: 0 })).toEqual(exact(0));
+    expect(totalOfPage(exact(3), { offset: 0, limit: 50, found: 2 })).toEqual(exact(2));
+    expect(totalOfPage(exact(1), { offset: 0, limit: 50, found: 2 })).toEqual(exact(2));
+    expect(totalOfPage(exact(140), { offset: 100, limit: 50, found: 41 })).toEqual(exact(141));
+  });
+
+  it('a full page means at least offset plus limit rows; a larger count stands', () => {
+    expect(totalOfPage(exact(9), { offset: 0, limit: 10, found: 10 })).toEqual(exact(10));
+    expect(totalOfPage(exact(25), { offset: 10, limit: 10, found: 10 })).toEqual(exact(25));
+  });
+
+  it('an empty page past the start means at most offset rows', () => {
+    expect(totalOfPage(exact(101), { offset: 100, limit: 50, found: 0 })).toEqual(exact(100));
+    expect(totalOfPage(exact(40), { offset: 100, limit: 50, found: 0 })).toEqual(exact(40));
+  });
+
+  it('an estimate stays flagged on a full page and becomes exact on a short one', () => {
+    const estimate = { total: 100_000, totalExact: false };
+    expect(totalOfPage(estimate, { offset: 0, limit: 50, found: 50 })).toEqual(estimate);
+    expect(totalOfPage(estimate, { offset: 0, limit: 50, found: 7 })).toEqual(exact(7));
+  });
+
+  it('pageOf answers the rows with the total that agrees with them', async () => {
+    const page = await pageOf({ offset: 0, limit: 50 }, [Promise.resolve(['a']), Promise.resolve(2)]);
+    expect(page).toEqual({ items: ['a'], total: 1, offset: 0, limit: 50 });
+  });
+});
