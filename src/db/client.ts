@@ -3,6 +3,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
 import { launchEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
+import { relationLoadStrategyOf } from './relation-loading.ts';
 
 export { PrismaClient };
 export type { Prisma } from '../generated/prisma/client.ts';
@@ -53,10 +54,12 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   // A bounded wait for a connection: under overload a request fails fast (503) instead of queueing forever.
   const pool = { connectionString: url, connectionTimeoutMillis: poolTimeoutMs };
   const adapter = new PrismaPg(embedded ? { ...pool, max: 1 } : { ...pool, max: options.poolSize ?? 10, options: SESSION_OPTIONS });
-  const prisma = new PrismaClient({
-    adapter,
-    transactionOptions: { maxWait: poolTimeoutMs, timeout: options.transactionTimeoutMs ?? 5_000 },
-  });
+  const prisma = withRelationLoading(
+    new PrismaClient({
+      adapter,
+      transactionOptions: { maxWait: poolTimeoutMs, timeout: options.transactionTimeoutMs ?? 5_000 },
+    }),
+  );
   // Loads Prisma's query compiler, which needs no connection: it happens while the database opens and migrates.
   const connected = prisma.$connect();
   connected.catch(() => undefined); // awaited below, unless opening fails first
@@ -77,4 +80,24 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
       await embedded?.stop();
     },
   };
+}
+
+/**
+ * The client with each read's relation loading chosen by `relationLoadStrategyOf` (src/db/relation-loading.ts):
+ * to-one relations in the record's own statement, to-many relations in statements of their own. The extension
+ * changes no type, so the client keeps its own.
+ */
+export function withRelationLoading(client: PrismaClient): PrismaClient {
+  return client.$extends({
+    name: 'relation-loading',
+    query: {
+      $allModels: {
+        $allOperations({ model, operation, args, query }) {
+          const strategy = relationLoadStrategyOf(model, operation, args);
+          const read = args as Record<string, unknown>;
+          return (query as (args: unknown) => Promise<unknown>)(strategy ? { ...read, relationLoadStrategy: strategy } : read);
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
 }
