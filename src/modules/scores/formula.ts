@@ -72,8 +72,8 @@ const coverageValue = Prisma.sql`CASE a.status_global ${Prisma.join(
 /**
  * The scoring CTEs, ending in `scored`: one row per active technique matching `where` (a condition on `t`, the
  * techniques table), with the inputs of every term, each term's value (0–1), its points and the score.
- * Tests and rules are aggregated once per technique with grouped subqueries, so every score of the catalog
- * comes from one statement.
+ * Validated tests come from the figures the database keeps per technique, rules are aggregated once per technique
+ * with a grouped subquery, so every score of the catalog comes from one statement.
  */
 export function scoredTechniques(weights: Weights, where: Prisma.Sql = Prisma.empty): Prisma.Sql {
   const total = numeric(weightSum(weights));
@@ -87,14 +87,11 @@ export function scoredTechniques(weights: Weights, where: Prisma.Sql = Prisma.em
         FROM techniques t
        WHERE NOT t.revoked AND NOT t.deprecated ${where}
     ), validated AS (
-      SELECT x.technique_id,
-             count(*)::int AS tests,
-             (count(*) FILTER (WHERE x.detection_result = 'detected'))::int AS detected,
-             (count(*) FILTER (WHERE x.detection_result = 'partially_detected'))::int AS partially_detected,
-             max(x.decided_at) AS last_validated_at
-        FROM tests x
-       WHERE x.state = 'validated' AND x.technique_id IN (SELECT id FROM active)
-       GROUP BY x.technique_id
+      -- Kept by the database as tests change (technique_test_stats): no aggregate over every test per request.
+      SELECT x.technique_id, x.tests_validated AS tests, x.validated_detected AS detected,
+             x.validated_partial AS partially_detected, x.last_validated_at
+        FROM technique_test_stats x
+       WHERE x.technique_id IN (SELECT id FROM active)
     ), rules AS (
       SELECT tag AS ttp_id, count(DISTINCT r.id)::int AS rules
         FROM detection_rules r CROSS JOIN LATERAL unnest(r.technique_ids) AS tag
