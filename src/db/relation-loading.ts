@@ -25,18 +25,36 @@ const LOADING = new Set([
 
 type Selection = { include?: unknown; select?: unknown } | undefined;
 
-/** Whether a selection (a read's `include` and `select`, at any depth) loads a to-many relation of `model`. */
-function loadsMany(model: string, selection: Selection): boolean {
+/**
+ * To-many relations a single record's read joins all the same, for they are few and small: a test's evidence files
+ * (at most 500 listed, a few hundred bytes each), its rule evaluations (at most 500 listed; notes up to 10,000
+ * characters) and its tracker links (one per subject). With them a test's detail is one statement, not five.
+ */
+const SMALL_LISTS = new Set(['Test.evidences', 'Test.detectionEvaluations', 'Test.trackerLinks']);
+
+/** The relation fields a selection loads, with their own selections (`true` for the whole related record). */
+function* loadedRelations(model: string, selection: Selection) {
   const fields = relations.get(model);
-  if (!fields || !selection) return false;
+  if (!fields || !selection) return;
   for (const tree of [selection.include, selection.select]) {
     if (!tree || typeof tree !== 'object') continue;
     for (const [name, value] of Object.entries(tree)) {
       const relation = name === '_count' ? undefined : fields.get(name);
-      if (!relation || !value) continue;
-      if (relation.many) return true;
-      if (typeof value === 'object' && loadsMany(relation.model, value as Selection)) return true;
+      if (relation && value) yield { name, ...relation, selection: typeof value === 'object' ? (value as Selection) : undefined };
     }
+  }
+}
+
+/**
+ * Whether a selection loads, at any depth, a to-many relation that must keep its own statement: any of them in a
+ * list, and in a single record's read any but a small list (`SMALL_LISTS`) that loads no relation of its own.
+ */
+function loadsMany(model: string, selection: Selection, single: boolean): boolean {
+  for (const relation of loadedRelations(model, selection)) {
+    if (relation.many) {
+      const small = single && SMALL_LISTS.has(`${model}.${relation.name}`);
+      if (!small || !loadedRelations(relation.model, relation.selection).next().done) return true;
+    } else if (loadsMany(relation.model, relation.selection, false)) return true;
   }
   return false;
 }
@@ -46,12 +64,12 @@ function loadsMany(model: string, selection: Selection): boolean {
  * statement, each as one small JSON value per row: one round trip instead of one per relation, and less mapping
  * work. A read that loads a to-many relation keeps one statement per relation: in the record's statement a
  * to-many relation arrives as one JSON value, parsed at once on the event loop, and a page of techniques with 200
- * tests of long texts each held the loop for over 100 ms (`test/measured/event-loop.test.ts`). A strategy the
- * caller chose stands.
+ * tests of long texts each held the loop for over 100 ms (`test/measured/event-loop.test.ts`). The small lists of a
+ * single record are the exception (`SMALL_LISTS`). A strategy the caller chose stands.
  */
 export function relationLoadStrategyOf(model: string, operation: string, args: unknown): RelationLoadStrategy | undefined {
   if (!LOADING.has(operation)) return undefined;
   const read = (args ?? {}) as Selection & { relationLoadStrategy?: RelationLoadStrategy };
   if (read.relationLoadStrategy) return read.relationLoadStrategy;
-  return loadsMany(model, read) ? 'query' : 'join';
+  return loadsMany(model, read, operation !== 'findMany') ? 'query' : 'join';
 }
