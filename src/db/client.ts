@@ -84,8 +84,9 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
 
 /**
  * The client with each read's relation loading chosen by `relationLoadStrategyOf` (src/db/relation-loading.ts):
- * to-one relations in the record's own statement, to-many relations in statements of their own. The extension
- * changes no type, so the client keeps its own.
+ * to-one relations in the record's own statement, to-many relations in statements of their own. A query extension
+ * changes no model method's type, so the client keeps its own; only `$on` (logging events) is absent from an
+ * extended client, and nothing here subscribes to them (`Db` leaves it out).
  */
 export function withRelationLoading(client: PrismaClient): PrismaClient {
   return client.$extends({

@@ -25,6 +25,8 @@ describe('how a read loads its relations', () => {
       relationLoadStrategyOf('Test', 'findUnique', { include: { ...detail, detectionEvaluations: { include: { rule: true } } } }),
     ).toBe('query');
     expect(relationLoadStrategyOf('Test', 'findUnique', { include: { ...detail, events: true } })).toBe('query');
+    expect(relationLoadStrategyOf('Test', 'findUnique', { include: { ...detail, evidences: true } })).toBe('query');
+    expect(relationLoadStrategyOf('Test', 'findUnique', { include: { ...detail, detectionEvaluations: { take: 501 } } })).toBe('query');
     expect(relationLoadStrategyOf('Campaign', 'findUnique', { include: { tests: { include: { evidences: true } } } })).toBe('query');
   });
 

@@ -100,7 +100,7 @@ function testRow(
 }
 
 describe("a technique's test figures kept by the database", () => {
-  it('follow every insert, change of state, result, decision or technique, and deletion of its tests', async () => {
+  it('follow every insert, change of state, result, decision, creation time or technique, deletion and truncation of its tests', async () => {
     const db = app.services.prisma;
     const author = await app.createUser({ role: 'red_lead' });
     const [first, second, untouched] = await techniques(3);
@@ -129,6 +129,17 @@ describe("a technique's test figures kept by the database", () => {
     await db.test.update({ where: { id: rows[1].id }, data: { techniqueId: second } });
     await expectKeptFigures(ids);
 
+    // Two results decided at the same moment: the one created later stands, so a change of creation time counts.
+    const [early, late] = [
+      testRow(second, author.id, 'validated', 'detected', at(20)),
+      testRow(second, author.id, 'validated', 'not_detected', at(20)),
+    ];
+    await db.test.createMany({ data: [early, late].map((row, index) => ({ ...row, createdAt: at(index + 1) })) });
+    expect((await keptFigures([second]))[second]).toMatchObject({ lastResult: 'not_detected' });
+    await db.test.update({ where: { id: early.id }, data: { createdAt: at(3) } });
+    await expectKeptFigures(ids);
+    expect((await keptFigures([second]))[second]).toMatchObject({ lastResult: 'detected' });
+
     // Several tests in one statement, then deletions down to none.
     await db.test.updateMany({ where: { techniqueId: first }, data: { state: 'rejected' } });
     await expectKeptFigures(ids);
@@ -144,6 +155,12 @@ describe("a technique's test figures kept by the database", () => {
     await db.test.deleteMany({ where: { techniqueId: untouched } });
     await db.technique.delete({ where: { id: untouched } });
     expect(await db.techniqueTestStats.count({ where: { techniqueId: untouched } })).toBe(0);
+
+    // Emptying the table empties the figures.
+    await db.test.create({ data: testRow(first, author.id, 'validated', 'detected', at(8)) });
+    expect(await db.techniqueTestStats.count({ where: { testsTotal: { gt: 0 } } })).toBeGreaterThan(0);
+    await db.$executeRaw`TRUNCATE tests CASCADE`;
+    expect(await db.techniqueTestStats.count()).toBe(0);
   });
 
   it('stay right when two transactions change tests of the same technique at once', async () => {

@@ -19,7 +19,7 @@ ALTER TABLE "technique_test_stats" ADD CONSTRAINT "technique_test_stats_techniqu
 -- Recomputes the figures of the given techniques from their tests. The rows are created first and locked in id
 -- order before counting: a writer of the same technique's tests waits here until the other commits, and its count,
 -- a later statement, then sees that commit (counting first would let the later writer store a count without it).
--- Techniques deleted by the same statement (their tests cascade) are skipped.
+-- Only techniques that exist get a row.
 CREATE FUNCTION "refresh_technique_test_stats"(ids UUID[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF ids IS NULL OR cardinality(ids) = 0 THEN
@@ -54,16 +54,16 @@ BEGIN
 END
 $$;
 
--- Only the tests whose technique, state, detection result or decision time changed: a renamed test or a running
--- timer changes no figure.
+-- Only the tests whose technique, state, detection result, decision or creation time changed: a renamed test or a
+-- running timer changes no figure.
 CREATE FUNCTION "tests_updated_refresh_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "refresh_technique_test_stats"(ARRAY(
     SELECT DISTINCT x.technique_id
       FROM "old_tests" o JOIN "new_tests" n ON n.id = o.id
       CROSS JOIN LATERAL (VALUES (o.technique_id), (n.technique_id)) AS x(technique_id)
-     WHERE (o.technique_id, o.state, o.detection_result, o.decided_at)
-           IS DISTINCT FROM (n.technique_id, n.state, n.detection_result, n.decided_at)));
+     WHERE (o.technique_id, o.state, o.detection_result, o.decided_at, o.created_at)
+           IS DISTINCT FROM (n.technique_id, n.state, n.detection_result, n.decided_at, n.created_at)));
   RETURN NULL;
 END
 $$;
@@ -75,6 +75,14 @@ BEGIN
 END
 $$;
 
+-- Emptying the tests empties the figures.
+CREATE FUNCTION "tests_truncated_clear_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "technique_test_stats";
+  RETURN NULL;
+END
+$$;
+
 CREATE TRIGGER "tests_refresh_technique_stats_on_insert" AFTER INSERT ON "tests"
   REFERENCING NEW TABLE AS "inserted_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_inserted_refresh_technique_stats"();
 CREATE TRIGGER "tests_refresh_technique_stats_on_update" AFTER UPDATE ON "tests"
@@ -82,19 +90,8 @@ CREATE TRIGGER "tests_refresh_technique_stats_on_update" AFTER UPDATE ON "tests"
 CREATE TRIGGER "tests_refresh_technique_stats_on_delete" AFTER DELETE ON "tests"
   REFERENCING OLD TABLE AS "deleted_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_deleted_refresh_technique_stats"();
 
+CREATE TRIGGER "tests_clear_technique_stats_on_truncate" AFTER TRUNCATE ON "tests"
+  FOR EACH STATEMENT EXECUTE FUNCTION "tests_truncated_clear_technique_stats"();
+
 -- The tests that exist already.
-INSERT INTO "technique_test_stats" ("technique_id", "tests_total", "tests_validated", "tests_rejected", "validated_detected",
-    "validated_partial", "last_validated_at", "last_result", "last_result_at")
-  SELECT a.*, l.detection_result, l.decided_at
-    FROM (SELECT s.technique_id, count(*)::int,
-                 (count(*) FILTER (WHERE s.state = 'validated'))::int,
-                 (count(*) FILTER (WHERE s.state = 'rejected'))::int,
-                 (count(*) FILTER (WHERE s.state = 'validated' AND s.detection_result = 'detected'))::int,
-                 (count(*) FILTER (WHERE s.state = 'validated' AND s.detection_result = 'partially_detected'))::int,
-                 max(s.decided_at) FILTER (WHERE s.state = 'validated')
-            FROM "tests" s GROUP BY s.technique_id) a
-    LEFT JOIN LATERAL (
-      SELECT v.detection_result, v.decided_at FROM "tests" v
-       WHERE v.technique_id = a.technique_id AND v.state = 'validated'
-         AND v.decided_at IS NOT NULL AND v.detection_result IS NOT NULL
-       ORDER BY v.decided_at DESC, v.created_at DESC, v.id DESC LIMIT 1) l ON true;
+SELECT "refresh_technique_test_stats"(ARRAY(SELECT DISTINCT s.technique_id FROM "tests" s));

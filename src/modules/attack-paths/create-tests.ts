@@ -3,6 +3,7 @@ import { inTransaction } from '../../db/unit-of-work.ts';
 import type { AttackPathExecution } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { insertTestFromTemplate } from '../test-runs/service.ts';
+import { lockTechniqueFigures } from '../test-runs/store.ts';
 import { lockExecution } from './executions.ts';
 import { executionLifecycle } from './state-machine.ts';
 
@@ -52,6 +53,10 @@ export function createExecutionTests(services: Services, principal: Principal, i
       });
       const created: StepTest[] = [];
       const skipped: SkippedStep[] = [];
+      await lockTechniqueFigures(
+        uow,
+        steps.filter((step) => !step.testId && step.template?.isActive).map((step) => step.techniqueId),
+      );
       for (const step of steps) {
         const base = { stepId: step.id, position: step.position, ttpId: step.ttpId };
         const reason: SkipReason | null = step.testId

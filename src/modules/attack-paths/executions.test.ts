@@ -365,6 +365,21 @@ describe('execution transitions', () => {
 });
 
 describe('tests from an execution', () => {
+  it('creates the tests of executions over the same techniques in opposite orders at once, without a deadlock', async () => {
+    const templates = await Promise.all(['T1566', 'T1003', 'T1021', 'T1041'].map((ttp) => template(app, ttp, { name: `Run ${ttp}` })));
+    const steps = templates.map((one, index) => ({ technique: ['T1566', 'T1003', 'T1021', 'T1041'][index], test_template_id: one.id }));
+    const executions = await Promise.all(
+      [steps, [...steps].reverse(), steps, [...steps].reverse()].map((order) => newExecution(t.red_tech, order)),
+    );
+    const answers = await Promise.all(
+      executions.map(({ execution }) => app.api('POST', `/executions/${execution.id}/create-tests`, { token: t.red_lead.token })),
+    );
+    for (const answer of answers) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(answer.body.created).toHaveLength(4);
+    }
+  });
+
   it("creates a draft test per step from the step's template, skips and reports the others, and does it once", async () => {
     const phishing = await template(app, 'T1566', { name: 'Send a macro document' });
     const dumping = await template(app, 'T1003', { name: 'Dump LSASS' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { pageOf } from '../../db/page-totals.ts';
 
 /**
  * A `search` filter: web-search syntax (words, "quoted phrases", or, -excluded), parsed by PostgreSQL's
@@ -36,13 +37,13 @@ export async function rankedPage(
 ): Promise<{ ids: string[]; total: number }> {
   const from = Prisma.sql`${Prisma.raw(table)} t CROSS JOIN websearch_to_tsquery('english', ${text}) AS q`;
   const where = Prisma.join([SEARCH.matches, ...filters], ' AND ');
-  const [rows, [{ total }]] = await Promise.all([
+  const { items, total } = await pageOf({ offset, limit }, [
     db.$queryRaw<
       { id: string }[]
     >`SELECT t.id FROM ${from} WHERE ${where} ORDER BY ${SEARCH.ranking}, ${tieBreak} OFFSET ${offset} LIMIT ${limit}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`.then(([row]) => row?.total ?? 0),
   ]);
-  return { ids: rows.map((row) => row.id), total };
+  return { ids: items.map((row) => row.id), total };
 }
 
 /** `rows` in the order of `ids` (rows fetched with `id IN (…)` come back in any order). */

@@ -82,8 +82,9 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   ]);
   const items = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as Keyset) : null;
-  // An offset page agrees with its total; a keyset page's total counts the rows before its cursor too.
-  const total = withTotal && !keyset ? totalOfPage(counted, { offset, limit, found: items.length }) : counted;
+  // An offset page agrees with its total (read as the limit + 1 rows it asked for, so a next row counts too); a
+  // keyset page's total counts the rows before its cursor as well.
+  const total = withTotal && !keyset ? totalOfPage(counted, { offset, limit: limit + 1, found: rows.length }) : counted;
   return { items, ...total, offset, limit, nextCursor };
 }
 

@@ -65,6 +65,17 @@ function timelineOf(uow: UnitOfWork, test: Test, lastAt: Date | undefined): Lock
   };
 }
 
+/**
+ * Takes, in technique order, the locks that writing tests of these techniques takes on their figures
+ * (`technique_test_stats`, kept by triggers on `tests`; each statement's trigger locks the rows it recomputes, until
+ * the commit). A transaction that writes tests of several techniques in several statements takes them first, so that
+ * two such transactions cannot take them in opposite orders and deadlock.
+ */
+export async function lockTechniqueFigures(uow: UnitOfWork, techniqueIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(techniqueIds)];
+  if (ids.length > 1) await uow.tx.$executeRaw`SELECT refresh_technique_test_stats(${ids}::uuid[])`;
+}
+
 export type NewTest = Omit<Prisma.TestUncheckedCreateInput, 'id' | 'lineageId' | 'createdById' | 'state'> & { lineageId?: string };
 
 /** Inserts a draft test with its `created` timeline entry, audit entry and event; answers it read with `query`. */
