@@ -47,6 +47,10 @@ export function totalOfPage(counted: PageTotal, page: { offset: number; limit: n
   return { total: Math.max(counted.total, offset + found), totalExact: counted.totalExact };
 }
 
+/** `totalOfPage` of an exact count: the total, agreeing with a page of `found` rows. */
+export const countOfPage = (counted: number, page: { offset: number; limit: number; found: number }): number =>
+  totalOfPage({ total: counted, totalExact: true }, page).total;
+
 /**
  * One offset page of a list: its rows and their count, read side by side, with a total that agrees with the rows
  * (`totalOfPage`).
@@ -56,8 +60,7 @@ export async function pageOf<T>(
   [rows, count]: [PromiseLike<T[]>, PromiseLike<number>],
 ): Promise<{ items: T[]; total: number; offset: number; limit: number }> {
   const [items, counted] = await Promise.all([rows, count]);
-  const { total } = totalOfPage({ total: counted, totalExact: true }, { ...paging, found: items.length });
-  return { items, total, offset: paging.offset, limit: paging.limit };
+  return { items, total: countOfPage(counted, { ...paging, found: items.length }), offset: paging.offset, limit: paging.limit };
 }
 
 /** Where a keyset page of a list ordered by (createdAt desc, id desc) starts: just after this row. */

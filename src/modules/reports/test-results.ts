@@ -6,7 +6,7 @@ import { page, parseInput } from '../../validation.ts';
 import { TEST_PAGE } from '../test-runs/service.ts';
 import type { TestQuery } from '../test-runs/store.ts';
 import { dateRange, isoDate } from './period.ts';
-import { totalOfPage } from '../../db/page-totals.ts';
+import { countOfPage } from '../../db/page-totals.ts';
 
 const pageSchema = page(TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
 
@@ -68,7 +68,7 @@ export async function testResultsReport(services: Services, filter: unknown, pag
   return {
     items,
     // The page decides its total (src/db/page-totals.ts); the breakdowns are the count statement's.
-    total: totalOfPage({ total: counts.total, totalExact: true }, { offset, limit, found: items.length }).total,
+    total: countOfPage(counts.total, { offset, limit, found: items.length }),
     offset,
     limit,
     byState: pick(Object.values(TestState)),
@@ -96,6 +96,6 @@ export async function remediationReport(services: Services, filter: unknown, pag
       SELECT ${countsBy('s.remediation_status', Object.values(RemediationStatus))} FROM tests s WHERE s.remediation_status IS NOT NULL`,
   ]);
   const counted = status ? byStatus[status] : Object.values(byStatus).reduce((sum, count) => sum + count, 0);
-  const { total } = totalOfPage({ total: counted, totalExact: true }, { offset, limit, found: items.length });
+  const total = countOfPage(counted, { offset, limit, found: items.length });
   return { items, total, offset, limit, byStatus };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import type { Db, Prisma } from '../../db/client.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
-import { totalOfPage } from '../../db/page-totals.ts';
+import { countOfPage } from '../../db/page-totals.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
 import type { Worklog } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
@@ -83,7 +83,7 @@ export async function listWorklogs(services: Services, principal: Principal, fil
     db.worklog.findMany({ where, orderBy: [{ date: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
     db.worklog.aggregate({ where, _count: { _all: true }, _sum: { minutes: true } }),
   ]);
-  const { total } = totalOfPage({ total: totals._count._all, totalExact: true }, { offset, limit, found: items.length });
+  const total = countOfPage(totals._count._all, { offset, limit, found: items.length });
   return { items, total, offset, limit, totalMinutes: totals._sum.minutes ?? 0 };
 }
 
