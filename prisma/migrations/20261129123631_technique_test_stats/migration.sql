@@ -16,19 +16,27 @@ CREATE TABLE "technique_test_stats" (
 -- AddForeignKey
 ALTER TABLE "technique_test_stats" ADD CONSTRAINT "technique_test_stats_technique_id_fkey" FOREIGN KEY ("technique_id") REFERENCES "techniques"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Recomputes the figures of the given techniques from their tests. The rows are created first and locked in id
--- order before counting: a writer of the same technique's tests waits here until the other commits, and its count,
--- a later statement, then sees that commit (counting first would let the later writer store a count without it).
--- Only techniques that exist get a row.
+-- Creates the rows of the given techniques (those that exist) and locks them in id order, until the commit. A
+-- transaction that writes tests of several techniques in several statements calls it first (the application's
+-- lockTechniqueFigures), so that two of them cannot lock the same rows in opposite orders.
+CREATE FUNCTION "lock_technique_test_stats"(ids UUID[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "technique_test_stats" ("technique_id")
+    SELECT t.id FROM "techniques" t WHERE t.id = ANY (ids) ORDER BY t.id
+    ON CONFLICT ("technique_id") DO NOTHING;
+  PERFORM 1 FROM "technique_test_stats" st WHERE st.technique_id = ANY (ids) ORDER BY st.technique_id FOR UPDATE;
+END
+$$;
+
+-- Recomputes the figures of the given techniques from their tests, their rows locked first: a writer of the same
+-- technique's tests waits there until the other commits, and its count, a later statement, then sees that commit
+-- (counting first would let the later writer store a count without it).
 CREATE FUNCTION "refresh_technique_test_stats"(ids UUID[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF ids IS NULL OR cardinality(ids) = 0 THEN
     RETURN;
   END IF;
-  INSERT INTO "technique_test_stats" ("technique_id")
-    SELECT t.id FROM "techniques" t WHERE t.id = ANY (ids) ORDER BY t.id
-    ON CONFLICT ("technique_id") DO NOTHING;
-  PERFORM 1 FROM "technique_test_stats" st WHERE st.technique_id = ANY (ids) ORDER BY st.technique_id FOR UPDATE;
+  PERFORM "lock_technique_test_stats"(ids);
   UPDATE "technique_test_stats" st
      SET ("tests_total", "tests_validated", "tests_rejected", "validated_detected", "validated_partial", "last_validated_at") = (
            SELECT count(*)::int,
@@ -47,9 +55,10 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION "tests_inserted_refresh_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The tests a statement inserted or deleted (the transition table of either trigger below).
+CREATE FUNCTION "tests_changed_refresh_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "refresh_technique_test_stats"(ARRAY(SELECT DISTINCT n.technique_id FROM "inserted_tests" n));
+  PERFORM "refresh_technique_test_stats"(ARRAY(SELECT DISTINCT c.technique_id FROM "changed_tests" c));
   RETURN NULL;
 END
 $$;
@@ -68,13 +77,6 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION "tests_deleted_refresh_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM "refresh_technique_test_stats"(ARRAY(SELECT DISTINCT o.technique_id FROM "deleted_tests" o));
-  RETURN NULL;
-END
-$$;
-
 -- Emptying the tests empties the figures.
 CREATE FUNCTION "tests_truncated_clear_technique_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -84,11 +86,11 @@ END
 $$;
 
 CREATE TRIGGER "tests_refresh_technique_stats_on_insert" AFTER INSERT ON "tests"
-  REFERENCING NEW TABLE AS "inserted_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_inserted_refresh_technique_stats"();
+  REFERENCING NEW TABLE AS "changed_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_changed_refresh_technique_stats"();
 CREATE TRIGGER "tests_refresh_technique_stats_on_update" AFTER UPDATE ON "tests"
   REFERENCING OLD TABLE AS "old_tests" NEW TABLE AS "new_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_updated_refresh_technique_stats"();
 CREATE TRIGGER "tests_refresh_technique_stats_on_delete" AFTER DELETE ON "tests"
-  REFERENCING OLD TABLE AS "deleted_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_deleted_refresh_technique_stats"();
+  REFERENCING OLD TABLE AS "changed_tests" FOR EACH STATEMENT EXECUTE FUNCTION "tests_changed_refresh_technique_stats"();
 
 CREATE TRIGGER "tests_clear_technique_stats_on_truncate" AFTER TRUNCATE ON "tests"
   FOR EACH STATEMENT EXECUTE FUNCTION "tests_truncated_clear_technique_stats"();

@@ -73,7 +73,7 @@ function timelineOf(uow: UnitOfWork, test: Test, lastAt: Date | undefined): Lock
  */
 export async function lockTechniqueFigures(uow: UnitOfWork, techniqueIds: readonly string[]): Promise<void> {
   const ids = [...new Set(techniqueIds)];
-  if (ids.length > 1) await uow.tx.$executeRaw`SELECT refresh_technique_test_stats(${ids}::uuid[])`;
+  if (ids.length > 1) await uow.tx.$executeRaw`SELECT lock_technique_test_stats(${ids}::uuid[])`;
 }
 
 export type NewTest = Omit<Prisma.TestUncheckedCreateInput, 'id' | 'lineageId' | 'createdById' | 'state'> & { lineageId?: string };
