@@ -32,7 +32,7 @@ const BUNDLES = {
  * Left outside the bundles, loaded from node_modules at run time: native code, and packages that read their own
  * files (WebAssembly, fonts) relative to where they lie.
  */
-const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite-socket', '@node-rs/argon2', 'msgpackr-extract', 'pdfkit', 'pg-native'];
+const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'msgpackr-extract', 'pdfkit', 'pg-native'];
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });

@@ -177,7 +177,7 @@ const stores = {
     .min(1)
     .max(1000)
     .default(10)
-    .describe('connections to PostgreSQL per process (the embedded database always uses one)'),
+    .describe('connections to the database per process (on the embedded database they take turns on its one session)'),
   DATABASE_POOL_TIMEOUT: duration
     .prefault('5s')
     .describe('how long a request waits for a free connection; then it answers 503 `SERVICE_BUSY` with `Retry-After`'),

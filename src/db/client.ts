@@ -43,9 +43,10 @@ const SESSION_OPTIONS = '-c jit=off';
  * migrations and returns a Prisma client on the `pg` driver adapter (the same code path for both engines).
  */
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
+  const poolSize = options.poolSize ?? 10;
   const embedded = options.databaseUrl
     ? undefined
-    : launchEmbeddedPostgres(options.dataDir, options.sharedBuffers, (error) => {
+    : launchEmbeddedPostgres(options.dataDir, poolSize, options.sharedBuffers, (error) => {
         log.fatal({ err: error }, 'the embedded database stopped: exiting');
         process.exit(1);
       });
@@ -53,7 +54,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   const poolTimeoutMs = options.poolTimeoutMs ?? 5_000;
   // A bounded wait for a connection: under overload a request fails fast (503) instead of queueing forever.
   const pool = { connectionString: url, connectionTimeoutMillis: poolTimeoutMs };
-  const adapter = new PrismaPg(embedded ? { ...pool, max: 1 } : { ...pool, max: options.poolSize ?? 10, options: SESSION_OPTIONS });
+  const adapter = new PrismaPg({ ...pool, max: poolSize, ...(embedded ? {} : { options: SESSION_OPTIONS }) });
   const prisma = withRelationLoading(
     new PrismaClient({
       adapter,

@@ -26,13 +26,19 @@ export type FromEmbedded = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'fa
 /**
  * Starts PGlite on `<dataDir>/pgdata` in a thread of its own and serves it on a private Unix socket, so the service
  * talks to it through the same `pg` driver adapter, migrations and raw SQL as it does to a PostgreSQL server.
- * PGlite runs one session: callers must use a pool of one connection. `onCrash` hears of a thread that ends
- * without being asked to: the database is gone.
+ * PGlite runs one session, on which the connections take turns (embedded-wire.ts); it admits the caller's pool of
+ * `poolSize` and the migration engine's connection. `onCrash` hears of a thread that ends without being asked to:
+ * the database is gone.
  *
  * Synchronous up to the thread's start, so that the database opens on its own core while the caller goes on with
  * its own start (the API builds its schema and loads Prisma's query compiler meanwhile) instead of after it.
  */
-export function launchEmbeddedPostgres(dataDir: string, sharedBuffers?: string, onCrash?: (error: Error) => void): EmbeddedPostgres {
+export function launchEmbeddedPostgres(
+  dataDir: string,
+  poolSize: number,
+  sharedBuffers?: string,
+  onCrash?: (error: Error) => void,
+): EmbeddedPostgres {
   const directory = resolve(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // PGlite is single-process: a second process on the same files would corrupt them.
@@ -46,7 +52,12 @@ export function launchEmbeddedPostgres(dataDir: string, sharedBuffers?: string, 
     lock.release();
   };
   lock.record(socketDir);
-  const workerData: EmbeddedWorkerData = { directory, socketPath: join(socketDir, '.s.PGSQL.5432'), maxConnections: 4, sharedBuffers };
+  const workerData: EmbeddedWorkerData = {
+    directory,
+    socketPath: join(socketDir, '.s.PGSQL.5432'),
+    maxConnections: poolSize + 2,
+    sharedBuffers,
+  };
   const worker = startThread('pglite-worker', { workerData });
   let stopping = false;
   const ready = nextMessage(worker, 'ready').then(
@@ -75,8 +86,8 @@ export function launchEmbeddedPostgres(dataDir: string, sharedBuffers?: string, 
 }
 
 /** `launchEmbeddedPostgres`, resolved once the database is ready. */
-export async function startEmbeddedPostgres(dataDir: string, sharedBuffers?: string): Promise<EmbeddedPostgres> {
-  const embedded = launchEmbeddedPostgres(dataDir, sharedBuffers);
+export async function startEmbeddedPostgres(dataDir: string, poolSize = 1, sharedBuffers?: string): Promise<EmbeddedPostgres> {
+  const embedded = launchEmbeddedPostgres(dataDir, poolSize, sharedBuffers);
   await embedded.ready;
   return embedded;
 }

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { rankedPage } from '../modules/knowledge/search.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddedWireServer } from './embedded-wire.ts';
 import { applyMigrations, diffMigrationsToSchema, migrationsDirectory } from './migrate.ts';
 
 const SERVER_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -19,7 +19,7 @@ function urlFor(database: string): string {
   return url.toString();
 }
 
-/** One short-lived connection: pglite-socket accepts a single client at a time. */
+/** One short-lived connection. */
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client(url);
   await client.connect();
@@ -172,19 +172,22 @@ async function addMigration(folder: string, name: string, lines: string[]): Prom
 
 describe('migrations on PGlite served over the wire protocol', () => {
   let db: PGlite;
-  let server: PGLiteSocketServer;
+  let server: EmbeddedWireServer;
+  let socketDir: string;
   let url: string;
 
   beforeAll(async () => {
     db = new PGlite();
-    server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
-    await server.start();
-    url = `postgresql://postgres@${server.getServerConn()}/postgres`;
+    socketDir = await mkdtemp(join(tmpdir(), 'violet-pg-'));
+    server = new EmbeddedWireServer(db, 4);
+    await server.listen(join(socketDir, '.s.PGSQL.5432'));
+    url = `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
     await db?.close();
+    await rm(socketDir, { recursive: true, force: true });
   });
 
   // Runs first: with PGlite as the shadow database its one database is used, and emptied again afterwards.

@@ -128,9 +128,9 @@ class CharAsTextClient extends pg.Client {
 }
 
 /**
- * pg-pool closes a connection whenever a query on it fails. A one-connection server (pglite-socket's
- * default) has not yet seen that close when the pool reconnects, and turns the new connection away, so the
- * engine could not even record a failed migration. A failed statement leaves the connection usable, and
+ * pg-pool closes a connection whenever a query on it fails. A server with a connection limit may not yet have
+ * seen that close when the pool reconnects, and turn the new connection away, so the engine could not even
+ * record a failed migration. A failed statement leaves the connection usable, and
  * pg-pool still drops a client whose connection broke when it is released.
  */
 class ConnectionKeepingPool extends pg.Pool {
@@ -191,7 +191,7 @@ export interface EngineConnection {
   /**
    * Disposable database for commands that replay migrations (diff, ...). Its `public` schema is wiped
    * every time the engine connects to it. When equal to `connectionString`, one pool serves both, which
-   * a one-connection server (pglite-socket) needs.
+   * spares a server with few connections one more.
    */
   shadowDatabaseUrl?: string;
 }
@@ -222,8 +222,8 @@ class PgAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
   }
 
   /**
-   * pg-pool's end() resolves before its sockets are closed; a server that accepts one connection
-   * (pglite-socket's default) would then turn away whoever connects next, so wait for every client too.
+   * pg-pool's end() resolves before its sockets are closed; a server with a connection limit could then turn
+   * away whoever connects next, so wait for every client too.
    */
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
@@ -239,7 +239,7 @@ class PgAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
   private poolFor(url: string): pg.Pool {
     let pool = this.pools.get(url);
     if (!pool) {
-      // One connection: migrations are sequential, and pglite-socket accepts a single client by default.
+      // One connection: migrations are sequential.
       pool = new ConnectionKeepingPool({ connectionString: url, max: 1, Client: CharAsTextClient });
       pool.on('error', () => {}); // an idle client dropped by the server must not crash the process
       pool.on('connect', (client) => this.clientsEnded.push(new Promise((ended) => client.once('end', ended))));

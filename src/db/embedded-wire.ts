@@ -1,0 +1,229 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Serves one PGlite database over the PostgreSQL wire protocol on a Unix socket, to several connections.
+ *
+ * PGlite is one PostgreSQL session. Connections take turns on it: a turn runs every complete message a connection
+ * has sent, in one call into the database, and its answer goes out in one socket write. A connection keeps the
+ * session for as long as the answers say it must: until a ReadyForQuery reports an idle session, i.e. to the end
+ * of its transaction block, of an extended-query sequence not yet closed by Sync, or of a COPY. Meanwhile the other
+ * connections' messages wait here, never interleaved with its own. With several connections the client's next
+ * statement is already waiting when a turn ends, so the database does not idle while the client's event loop
+ * reads the answer.
+ *
+ * The data directory is PGlite's NodeFS, whose writes go straight to its files (its `syncToFs` does nothing).
+ */
+export class EmbeddedWireServer {
+  private readonly server: Server;
+  private readonly connections = new Set<Connection>();
+  /** Holds the session between turns (an open transaction, an unfinished sequence); undefined when it is idle. */
+  private holder: Connection | undefined;
+  /** Connections with complete messages waiting for their turn, oldest first. */
+  private readonly waiting: Connection[] = [];
+  private running = false;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly maxConnections: number,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  /** Listens once the database is ready: turns call into it synchronously. */
+  async listen(path: string): Promise<void> {
+    await this.db.waitReady;
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(path, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  /** Stops accepting, ends every connection (rolling back what one left open) and resolves once all are closed. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.socket.destroy();
+    await closed;
+  }
+
+  private accept(socket: Socket): void {
+    if (this.connections.size >= this.maxConnections) {
+      socket.end(errorResponse('53300', 'too many connections to the embedded database'), () => socket.destroy());
+      return;
+    }
+    const connection = new Connection(socket);
+    this.connections.add(connection);
+    socket.setNoDelay(true);
+    socket.on('data', (data) => {
+      if (!connection.receive(data)) return this.drop(connection);
+      if (connection.hasMessages()) this.offer(connection);
+    });
+    socket.on('error', () => this.drop(connection));
+    socket.on('close', () => this.drop(connection));
+  }
+
+  private offer(connection: Connection): void {
+    if (connection !== this.holder && !this.waiting.includes(connection)) this.waiting.push(connection);
+    this.run();
+  }
+
+  /** Gives turns until the session's holder has nothing more to say or nobody waits. Synchronous, like PGlite. */
+  private run(): void {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (;;) {
+        const next = this.holder ?? this.waiting.shift();
+        if (!next || (next === this.holder && !next.hasMessages())) break;
+        if (next.hasMessages()) this.turn(next);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private turn(connection: Connection): void {
+    const wasStarted = connection.started;
+    const { messages, terminate } = connection.takeMessages();
+    const answer = messages.length ? this.execute(messages, connection) : EMPTY;
+    if (answer.length && connection.socket.writable) connection.socket.write(answer);
+    if (answer.length) this.holder = endsIdle(answer) ? undefined : connection;
+    // What followed the startup packet is read now that the connection speaks the typed protocol.
+    if (terminate || (!wasStarted && !connection.receive(EMPTY))) this.drop(connection);
+    else if (connection !== this.holder && connection.hasMessages()) this.waiting.push(connection);
+  }
+
+  private execute(messages: Buffer, connection?: Connection): Buffer {
+    const answer: Buffer[] = [];
+    // Runs synchronously: without syncToFs nothing is awaited. A failure inside the database rejects afterwards; the
+    // connection whose messages failed is closed, since its answer is cut short.
+    this.db
+      .execProtocolRawStream(messages, { syncToFs: false, onRawData: (data) => answer.push(Buffer.from(data)) })
+      .catch(() => connection && this.drop(connection));
+    return answer.length === 1 ? answer[0] : Buffer.concat(answer);
+  }
+
+  /** A connection that goes away gives the session back in a clean state: its sequence closed, its transaction rolled back. */
+  private drop(connection: Connection): void {
+    if (!this.connections.delete(connection)) return;
+    connection.socket.destroy();
+    const at = this.waiting.indexOf(connection);
+    if (at >= 0) this.waiting.splice(at, 1);
+    if (this.holder === connection) {
+      this.holder = undefined;
+      this.execute(SYNC);
+      if (this.db.isInTransaction()) this.execute(ROLLBACK);
+    }
+    this.run();
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+const SSL_REQUEST = 80877103;
+const GSS_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+/** PostgreSQL's own bound on a startup packet. */
+const MAX_STARTUP_PACKET = 10_000;
+/** What brings a session a connection left behind back to idle: a Sync closes its sequence, a ROLLBACK its transaction. */
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+const ROLLBACK = query('ROLLBACK');
+
+/** One client's socket: the bytes it sent that do not yet make a whole message, and its messages not yet run. */
+class Connection {
+  started = false;
+  private pending: Buffer = EMPTY;
+  /** Bytes at the start of `pending` that make whole messages. */
+  private complete = 0;
+  private terminated = false;
+
+  constructor(readonly socket: Socket) {}
+
+  /** Takes bytes from the client; false when they break the protocol (the connection is then dropped). */
+  receive(data: Buffer): boolean {
+    if (data.length) this.pending = this.pending.length ? Buffer.concat([this.pending, data]) : data;
+    return this.started ? this.scanMessages() : this.scanStartup();
+  }
+
+  hasMessages(): boolean {
+    return this.complete > 0 || this.terminated;
+  }
+
+  /** Every complete message, which run in one turn (the startup packet alone), and whether the client said goodbye. */
+  takeMessages(): { messages: Buffer; terminate: boolean } {
+    const messages = this.pending.subarray(0, this.complete);
+    this.pending = this.pending.subarray(this.complete);
+    this.complete = 0;
+    if (messages.length) this.started = true;
+    return { messages, terminate: this.terminated };
+  }
+
+  /** Before the startup packet: answers SSL and GSS requests with "no", refuses cancel requests (each statement runs to its end). */
+  private scanStartup(): boolean {
+    while (this.complete === 0 && this.pending.length >= 8) {
+      const length = this.pending.readInt32BE(0);
+      if (length < 8 || length > MAX_STARTUP_PACKET) return false;
+      if (this.pending.length < length) return true;
+      const code = this.pending.readInt32BE(4);
+      if (code === CANCEL_REQUEST) return false;
+      if (code === SSL_REQUEST || code === GSS_REQUEST) {
+        this.socket.write('N');
+        this.pending = this.pending.subarray(length);
+      } else this.complete = length;
+    }
+    return true;
+  }
+
+  /** Typed messages (a type byte and a length); a Terminate ends the connection after what came before it. */
+  private scanMessages(): boolean {
+    while (!this.terminated && this.pending.length - this.complete >= 5) {
+      const length = this.pending.readInt32BE(this.complete + 1);
+      if (length < 4) return false;
+      if (this.pending.length - this.complete < length + 1) return true;
+      if (this.pending[this.complete] === TERMINATE) {
+        this.terminated = true;
+        this.pending = this.pending.subarray(0, this.complete);
+      } else this.complete += length + 1;
+    }
+    return true;
+  }
+}
+
+const TERMINATE = 0x58;
+const READY_FOR_QUERY = 0x5a;
+const IDLE = 0x49;
+
+/**
+ * Whether an answer leaves the session idle: its last message is a ReadyForQuery saying so. Anything else (a
+ * transaction block, an extended-query sequence Sync has not closed, a COPY) keeps the session with its connection.
+ */
+function endsIdle(answer: Buffer): boolean {
+  let last = 0;
+  for (let at = 0; at + 5 <= answer.length; ) {
+    last = at;
+    const length = answer.readInt32BE(at + 1);
+    if (length < 4) return false;
+    at += 1 + length;
+  }
+  return answer[last] === READY_FOR_QUERY && last + 6 === answer.length && answer[last + 5] === IDLE;
+}
+
+function query(sql: string): Buffer {
+  const text = Buffer.from(`${sql}\0`);
+  const message = Buffer.alloc(5 + text.length);
+  message[0] = 0x51;
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return message;
+}
+
+function errorResponse(code: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`);
+  const response = Buffer.alloc(5 + fields.length);
+  response[0] = 0x45;
+  response.writeInt32BE(4 + fields.length, 1);
+  fields.copy(response, 5);
+  return response;
+}
