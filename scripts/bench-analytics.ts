@@ -706,6 +706,9 @@ async function main(): Promise<void> {
   try {
     const { services } = bench;
     const [{ version }] = await services.prisma.$queryRaw<{ version: string }[]>`SELECT current_setting('server_version') AS version`;
+    // Each run starts without the dead rows of the last one's writes (POST /risk/compute rewrites every profile),
+    // which would slow this run's reads wherever autovacuum is off or has not come round yet.
+    await services.prisma.$executeRawUnsafe('VACUUM (ANALYZE)');
     const dataset = await datasetCounts(services);
     const startedAt = new Date();
     const loadBefore = loadavg();

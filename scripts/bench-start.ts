@@ -13,7 +13,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +48,30 @@ interface Started {
 async function cpuTime(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time of each thread of a process (by thread id, in milliseconds): the API's main thread is the one whose id
+ * is the process id; on the embedded default the busiest other one is the database's.
+ */
+async function threadCpuTimes(pid: number): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => undefined);
+    if (!stat) continue; // the thread ended
+    const fields = stat.split(') ')[1].split(' ');
+    times.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return times;
+}
+
+/** The main thread's share of the wall time and the busiest other thread's, between two readings. */
+function threadShares(pid: number, before: Map<string, number>, after: Map<string, number>, wallMs: number): string {
+  const used = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const);
+  const main = used.find(([tid]) => tid === String(pid))?.[1] ?? 0;
+  const other = Math.max(0, ...used.filter(([tid]) => tid !== String(pid)).map(([, ms]) => ms));
+  const share = (ms: number) => `${((100 * ms) / wallMs).toFixed(0)} %`;
+  return `main thread busy ${share(main)}, busiest other thread ${share(other)}`;
 }
 
 async function start(env: Record<string, string>): Promise<Started> {
@@ -152,7 +176,15 @@ async function measure(engine: string, env: Record<string, string>): Promise<voi
   }
   const token = await login(service.base);
   const cpuBefore = await cpuTime(service.child.pid!);
+  const threadsBefore = await threadCpuTimes(service.child.pid!);
+  const loadStarted = performance.now();
   const samples = await runMixedLoad(service.base, [token], Number(options.clients), Number(options.seconds), 1_000_000);
+  const threads = threadShares(
+    service.child.pid!,
+    threadsBefore,
+    await threadCpuTimes(service.child.pid!),
+    performance.now() - loadStarted,
+  );
   // CPU time per request: what a busy machine distorts least (the request count depends on the CPU left to the service).
   const cpuPerRequest = (await cpuTime(service.child.pid!)) - cpuBefore;
   const loaded = await residentMemory(service.child.pid!);
@@ -160,7 +192,7 @@ async function measure(engine: string, env: Record<string, string>): Promise<voi
   const live = await memoryUsage(service.child, true);
   const failed = samples.filter((sample) => sample.status === 0 || sample.status >= 500).length;
   console.log(
-    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed; ${(cpuPerRequest / samples.length).toFixed(2)} ms CPU each): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)} (V8 heap ${mib(after.heapTotal)}, of it used ${mib(after.heapUsed)}, live after a full GC ${mib(live.heapUsed)})`,
+    `${engine}: ${samples.length} requests from ${options.clients} clients in ${options.seconds} s (${failed} failed; ${(cpuPerRequest / samples.length).toFixed(2)} ms CPU each; ${threads}): peak RSS ${mib(loaded.peak)}, after the load ${mib(loaded.rss)} (V8 heap ${mib(after.heapTotal)}, of it used ${mib(after.heapUsed)}, live after a full GC ${mib(live.heapUsed)})`,
   );
   await stop(service);
 }
