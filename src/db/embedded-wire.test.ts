@@ -72,6 +72,14 @@ function startupPacket(): Buffer {
 }
 
 const simpleQuery = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
+
+/** Parse, Bind and Execute of an INSERT with no Sync after them: a sequence (and its implicit transaction) left open. */
+function insertWithoutSync(body: string): Buffer[] {
+  const parse = message('P', Buffer.from(`\0INSERT INTO notes (body) VALUES ('${body}')\0\0\0`));
+  const bind = message('B', Buffer.from([0, 0, 0, 0, 0, 0, 0, 0]));
+  const execute = message('E', Buffer.from([0, 0, 0, 0, 0]));
+  return [parse, bind, execute];
+}
 const endsWithReadyForQuery = (data: Buffer) => data.length >= 6 && data[data.length - 6] === 0x5a;
 
 async function until(condition: () => boolean): Promise<void> {
@@ -146,28 +154,59 @@ describe('the embedded database over the wire protocol', () => {
     socket.write(sslRequest);
     await until(() => received().length === 1);
     expect(received().toString()).toBe('N');
-    for (const byte of Buffer.concat([startupPacket(), simpleQuery("SELECT 'split' AS word")])) socket.write(Buffer.from([byte]));
+    for (const byte of Buffer.concat([startupPacket(), simpleQuery("SELECT 'split' AS word")])) {
+      socket.write(Buffer.from([byte]));
+      await new Promise((resolve) => setTimeout(resolve, 0)); // each byte its own read on the server's side
+    }
     await until(() => received().includes('split') && endsWithReadyForQuery(received()));
     socket.end(message('X'));
   });
 
-  it('keeps the session with an extended-query sequence until its Sync', async () => {
+  it('keeps the session with an extended-query sequence until its Sync, which commits it', async () => {
     const other = await client(); // connected first: a startup packet, too, waits for the session
     const { socket, received } = await rawSocket();
     socket.write(startupPacket());
     await until(() => endsWithReadyForQuery(received()));
-    const parse = message('P', Buffer.from(`\0INSERT INTO notes (body) VALUES ('pending')\0\0\0`));
-    const bind = message('B', Buffer.from([0, 0, 0, 0, 0, 0, 0, 0]));
-    const execute = message('E', Buffer.from([0, 0, 0, 0, 0]));
-    socket.write(Buffer.concat([message('P', Buffer.from('\0BEGIN\0\0\0')), bind, execute, parse, bind, execute, message('H')]));
+    socket.write(Buffer.concat([...insertWithoutSync('pending'), message('H')]));
     await until(() => received().includes('INSERT 0 1'));
     let answered = false;
     const read = count(other).finally(() => (answered = true));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(answered).toBe(false);
-    socket.write(Buffer.concat([message('P', Buffer.from('\0COMMIT\0\0\0')), bind, execute, message('S')]));
+    socket.write(message('S'));
     expect(await read).toBe(1);
     socket.end(message('X'));
+  });
+
+  it('rolls back the unfinished sequence of a connection that goes away, as PostgreSQL does', async () => {
+    const reader = await client();
+    const { socket, received, closed } = await rawSocket();
+    socket.write(startupPacket());
+    await until(() => endsWithReadyForQuery(received()));
+    socket.write(Buffer.concat([...insertWithoutSync('abandoned'), message('H')]));
+    await until(() => received().includes('INSERT 0 1'));
+    const read = count(reader);
+    socket.destroy();
+    await closed;
+    expect(await read).toBe(0);
+    expect(db.isInTransaction()).toBe(false);
+  });
+
+  it('ends a connection at its Terminate and ignores what follows', async () => {
+    const { socket, received, closed } = await rawSocket();
+    socket.write(startupPacket());
+    await until(() => endsWithReadyForQuery(received()));
+    const before = received().length;
+    socket.write(
+      Buffer.concat([
+        simpleQuery(`INSERT INTO notes (body) VALUES ('last')`),
+        message('X'),
+        simpleQuery(`INSERT INTO notes (body) VALUES ('after')`),
+      ]),
+    );
+    await closed;
+    expect(received().subarray(before).includes('INSERT 0 1')).toBe(true);
+    expect((await db.query('SELECT body FROM notes')).rows).toEqual([{ body: 'last' }]);
   });
 
   it('closes a connection that breaks the framing, and no other', async () => {
@@ -177,6 +216,24 @@ describe('the embedded database over the wire protocol', () => {
     socket.write(Buffer.from([0x51, 0, 0, 0, 1]));
     await closed;
     expect(await count(reader)).toBe(0);
+  });
+
+  it('rolls back what a connection left open when it closes, before it resolves', async () => {
+    const ownDirectory = mkdtempSync(join(tmpdir(), 'violet-wire-'));
+    const own = new EmbeddedWireServer(db, 2);
+    await own.listen(join(ownDirectory, '.s.PGSQL.5432'));
+    const holder = new pg.Client({ host: ownDirectory, user: 'postgres', database: 'postgres' });
+    holder.on('error', () => {});
+    try {
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO notes (body) VALUES ('closing')`);
+      await own.close();
+      expect(db.isInTransaction()).toBe(false);
+      expect((await db.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      rmSync(ownDirectory, { recursive: true, force: true });
+    }
   });
 
   it('turns away connections beyond its limit with an error', async () => {

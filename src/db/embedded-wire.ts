@@ -28,6 +28,7 @@ export class EmbeddedWireServer {
     private readonly maxConnections: number,
   ) {
     this.server = createServer((socket) => this.accept(socket));
+    this.server.on('error', () => undefined); // a failed accept concerns that socket only
   }
 
   /** Listens once the database is ready: turns call into it synchronously. */
@@ -42,14 +43,15 @@ export class EmbeddedWireServer {
     });
   }
 
-  /** Stops accepting, ends every connection (rolling back what one left open) and resolves once all are closed. */
+  /** Stops accepting and ends every connection, rolling back what one left open, while the database is still open. */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const connection of this.connections) connection.socket.destroy();
+    for (const connection of this.connections) this.drop(connection);
     await closed;
   }
 
   private accept(socket: Socket): void {
+    socket.on('error', () => socket.destroy()); // a client gone mid-write must not take the database's thread down
     if (this.connections.size >= this.maxConnections) {
       socket.end(errorResponse('53300', 'too many connections to the embedded database'), () => socket.destroy());
       return;
@@ -91,8 +93,10 @@ export class EmbeddedWireServer {
     const answer = messages.length ? this.execute(messages, connection) : EMPTY;
     if (answer.length && connection.socket.writable) connection.socket.write(answer);
     if (answer.length) this.holder = endsIdle(answer) ? undefined : connection;
-    // What followed the startup packet is read now that the connection speaks the typed protocol.
-    if (terminate || (!wasStarted && !connection.receive(EMPTY))) this.drop(connection);
+    // A startup packet is answered with a ReadyForQuery, or it failed. What followed it is read now that the
+    // connection speaks the typed protocol.
+    const failedStartup = !wasStarted && !endsIdle(answer);
+    if (terminate || failedStartup || (!wasStarted && !connection.receive(EMPTY))) this.drop(connection);
     else if (connection !== this.holder && connection.hasMessages()) this.waiting.push(connection);
   }
 
@@ -114,7 +118,7 @@ export class EmbeddedWireServer {
     if (at >= 0) this.waiting.splice(at, 1);
     if (this.holder === connection) {
       this.holder = undefined;
-      this.execute(SYNC);
+      this.execute(ABANDON);
       if (this.db.isInTransaction()) this.execute(ROLLBACK);
     }
     this.run();
@@ -127,9 +131,13 @@ const GSS_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 /** PostgreSQL's own bound on a startup packet. */
 const MAX_STARTUP_PACKET = 10_000;
-/** What brings a session a connection left behind back to idle: a Sync closes its sequence, a ROLLBACK its transaction. */
-const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
-const ROLLBACK = query('ROLLBACK');
+/**
+ * What brings a session a connection left behind back to idle, as PostgreSQL does for a client that disconnects:
+ * an Execute of a portal that does not exist fails its unfinished sequence, so the Sync after it rolls back the
+ * sequence's implicit transaction instead of committing it; a ROLLBACK ends a transaction block.
+ */
+const ABANDON = Buffer.concat([message(0x45, Buffer.from('violet abandoned portal\0\0\0\0\0')), message(0x53)]);
+const ROLLBACK = message(0x51, Buffer.from('ROLLBACK\0'));
 
 /** One client's socket: the bytes it sent that do not yet make a whole message, and its messages not yet run. */
 class Connection {
@@ -210,20 +218,14 @@ function endsIdle(answer: Buffer): boolean {
   return answer[last] === READY_FOR_QUERY && last + 6 === answer.length && answer[last + 5] === IDLE;
 }
 
-function query(sql: string): Buffer {
-  const text = Buffer.from(`${sql}\0`);
-  const message = Buffer.alloc(5 + text.length);
-  message[0] = 0x51;
-  message.writeInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
-  return message;
+function message(type: number, body: Buffer = EMPTY): Buffer {
+  const framed = Buffer.alloc(5 + body.length);
+  framed[0] = type;
+  framed.writeInt32BE(4 + body.length, 1);
+  body.copy(framed, 5);
+  return framed;
 }
 
-function errorResponse(code: string, message: string): Buffer {
-  const fields = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`);
-  const response = Buffer.alloc(5 + fields.length);
-  response[0] = 0x45;
-  response.writeInt32BE(4 + fields.length, 1);
-  fields.copy(response, 5);
-  return response;
+function errorResponse(code: string, text: string): Buffer {
+  return message(0x45, Buffer.from(`SFATAL\0C${code}\0M${text}\0\0`));
 }

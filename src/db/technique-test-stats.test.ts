@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
-import type { DetectionResult, TestState } from '../generated/prisma/enums.ts';
+import type { DetectionResult, TestState, ValidationStatus } from '../generated/prisma/enums.ts';
 
 const app = useTestApp();
 
@@ -14,6 +14,10 @@ interface Figures {
   lastValidatedAt: Date | null;
   lastResult: DetectionResult | null;
   lastResultAt: Date | null;
+  redApproved: number;
+  redRejected: number;
+  blueApproved: number;
+  blueRejected: number;
 }
 
 const NONE: Figures = {
@@ -25,13 +29,26 @@ const NONE: Figures = {
   lastValidatedAt: null,
   lastResult: null,
   lastResultAt: null,
+  redApproved: 0,
+  redRejected: 0,
+  blueApproved: 0,
+  blueRejected: 0,
 };
 
 /** What the figures of each technique must be: computed here from every test, the way a report would count them. */
 async function expectedFigures(techniqueIds: string[]): Promise<Record<string, Figures>> {
   const tests = await app.services.prisma.test.findMany({
     where: { techniqueId: { in: techniqueIds } },
-    select: { id: true, techniqueId: true, state: true, detectionResult: true, decidedAt: true, createdAt: true },
+    select: {
+      id: true,
+      techniqueId: true,
+      state: true,
+      detectionResult: true,
+      decidedAt: true,
+      createdAt: true,
+      redValidationStatus: true,
+      blueValidationStatus: true,
+    },
   });
   return Object.fromEntries(
     techniqueIds.map((techniqueId) => {
@@ -44,6 +61,8 @@ async function expectedFigures(techniqueIds: string[]): Promise<Record<string, F
             b.decidedAt!.getTime() - a.decidedAt!.getTime() || b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : -1),
         )[0];
       const decided = validated.map((test) => test.decidedAt?.getTime()).filter((time): time is number => time !== undefined);
+      const leads = (side: 'redValidationStatus' | 'blueValidationStatus', status: ValidationStatus) =>
+        own.filter((test) => test[side] === status).length;
       return [
         techniqueId,
         {
@@ -55,6 +74,10 @@ async function expectedFigures(techniqueIds: string[]): Promise<Record<string, F
           lastValidatedAt: decided.length ? new Date(Math.max(...decided)) : null,
           lastResult: latest?.detectionResult ?? null,
           lastResultAt: latest?.decidedAt ?? null,
+          redApproved: leads('redValidationStatus', 'approved'),
+          redRejected: leads('redValidationStatus', 'rejected'),
+          blueApproved: leads('blueValidationStatus', 'approved'),
+          blueRejected: leads('blueValidationStatus', 'rejected'),
         },
       ];
     }),
@@ -100,7 +123,7 @@ function testRow(
 }
 
 describe("a technique's test figures kept by the database", () => {
-  it('follow every insert, change of state, result, decision, creation time or technique, deletion and truncation of its tests', async () => {
+  it("follow every insert, change of state, result, decision, lead's decision, creation time or technique, deletion and truncation of its tests", async () => {
     const db = app.services.prisma;
     const author = await app.createUser({ role: 'red_lead' });
     const [first, second, untouched] = await techniques(3);
@@ -127,6 +150,15 @@ describe("a technique's test figures kept by the database", () => {
     expect((await keptFigures([second]))[second]).toMatchObject({ lastResult: 'detected', lastResultAt: at(9) });
     await db.test.update({ where: { id: rows[2].id }, data: { detectionResult: 'detected' } });
     await db.test.update({ where: { id: rows[1].id }, data: { techniqueId: second } });
+    await expectKeptFigures(ids);
+
+    // A lead's decision on either side counts, whether or not the test's state moves with it.
+    await db.test.update({ where: { id: rows[5].id }, data: { redValidationStatus: 'approved' } });
+    await db.test.update({ where: { id: rows[6].id }, data: { redValidationStatus: 'rejected', blueValidationStatus: 'approved' } });
+    await db.test.update({ where: { id: rows[4].id }, data: { blueValidationStatus: 'rejected' } });
+    await expectKeptFigures(ids);
+    expect((await keptFigures([second]))[second]).toMatchObject({ redApproved: 1, redRejected: 1, blueApproved: 1, blueRejected: 0 });
+    await db.test.update({ where: { id: rows[6].id }, data: { redValidationStatus: null } });
     await expectKeptFigures(ids);
 
     // Two results decided at the same moment: the one created later stands, so a change of creation time counts.

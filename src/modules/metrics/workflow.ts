@@ -62,21 +62,23 @@ export async function teamActivity(services: Services): Promise<TeamActivity> {
   return row;
 }
 
-const leadValidation = (column: Prisma.Sql) => {
-  const approved = Prisma.sql`count(*) FILTER (WHERE ${column} = 'approved')`;
-  const rejected = Prisma.sql`count(*) FILTER (WHERE ${column} = 'rejected')`;
-  const decided = Prisma.sql`count(${column})`;
+const leadValidation = (approved: Prisma.Sql, rejected: Prisma.Sql) => {
+  const decided = Prisma.sql`(${approved} + ${rejected})`;
   return Prisma.sql`json_build_object(
     'approved', ${approved}, 'rejected', ${rejected}, 'decided', ${decided},
     'approvalRate', ${percentage(approved, decided)}, 'rejectionRate', ${percentage(rejected, decided)})`;
 };
 
-/** Approval and rejection rates of each lead side over the decisions standing on tests now. */
+/**
+ * Approval and rejection rates of each lead side over the decisions standing on tests now, summed from the
+ * per-technique figures the database keeps (`technique_test_stats`) rather than counted over every test.
+ */
 export async function validationRates(services: Services): Promise<ValidationRates> {
+  const total = (column: Prisma.Sql) => Prisma.sql`COALESCE(sum(${column}), 0)::int`;
   const [row] = await services.prisma.$queryRaw<ValidationRates[]>`
-    SELECT ${leadValidation(Prisma.sql`red_validation_status`)} AS "redLead",
-           ${leadValidation(Prisma.sql`blue_validation_status`)} AS "blueLead"
-      FROM tests`;
+    SELECT ${leadValidation(total(Prisma.sql`red_approved`), total(Prisma.sql`red_rejected`))} AS "redLead",
+           ${leadValidation(total(Prisma.sql`blue_approved`), total(Prisma.sql`blue_rejected`))} AS "blueLead"
+      FROM technique_test_stats`;
   return row;
 }
 
