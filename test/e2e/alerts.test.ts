@@ -262,7 +262,7 @@ describe('attack paths', () => {
 
     await page.getByRole('button', { name: 'Start the execution' }).click();
     await expect.poll(() => status.textContent()).toBe('Running');
-    await expect.poll(() => watcher.page.getByTestId('execution-status').textContent(), { timeout: 3000 }).toBe('Running');
+    await expect.poll(() => watcher.page.getByTestId('execution-status').textContent()).toBe('Running');
     expect(await page.getByRole('button', { name: 'Abort the execution' }).count()).toBe(0);
     for (const [position, outcome, notes] of [
       [1, 'succeeded', 'Mail delivered'],
@@ -283,7 +283,7 @@ describe('attack paths', () => {
     await summary.getByText('step 1, T1566 Phishing').waitFor();
     expect(await summary.getByText(/^\d+ (s|min)$/).count()).toBe(1);
     await page.screenshot({ path: `${SCREENSHOTS}attack-path.png`, fullPage: true });
-    await expect.poll(() => watcher.page.getByTestId('execution-status').textContent(), { timeout: 3000 }).toBe('Completed');
+    await expect.poll(() => watcher.page.getByTestId('execution-status').textContent()).toBe('Completed');
     await watcher.page.getByRole('region', { name: 'Summary' }).waitFor();
     expect(await watcher.page.getByRole('main').getByRole('button').count()).toBe(0);
 
