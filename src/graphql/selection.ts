@@ -15,8 +15,8 @@ export function selectedFields(info: GraphQLResolveInfo): Set<string> {
 }
 
 /**
- * Prisma's `omit` for the large columns a list field's selection does not ask for (each column named like its field):
- * a list of a thousand rows then does not read a thousand descriptions it would throw away.
+ * Prisma's `omit` for the columns of `columns` a list field's selection does not ask for (each column named like its
+ * field, and read by no other field): a list of a thousand rows then neither reads nor maps what it would throw away.
  */
 export function omitUnselected<Column extends string>(info: GraphQLResolveInfo, columns: readonly Column[]) {
   const selected = selectedFields(info);

@@ -15,7 +15,7 @@ builder.queryFields((t) => ({
     complexity: cappedListCost(techniques.TECHNIQUE_LIST_MAX),
     args: { filter: t.arg({ type: TechniqueFilterInput, required: false }) },
     resolve: (query, _root, { filter }, context, info) =>
-      techniques.listTechniques(context.services, filter ?? {}, { ...query, omit: omitUnselected(info, techniques.LARGE_COLUMNS) }),
+      techniques.listTechniques(context.services, filter ?? {}, { ...query, omit: omitUnselected(info, techniques.OWN_FIELD_COLUMNS) }),
   }),
   technique: t.prismaField({
     type: 'Technique',

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { OWN_FIELD_COLUMNS } from './service.ts';
 
 let admin: string;
 
@@ -178,5 +179,34 @@ describe('catalog fields and filters', () => {
     expect(await search('_')).toEqual(['T9500']);
     expect(await search('0%')).toEqual(['T9500']);
     expect(await search('%x')).toEqual([]);
+  });
+
+  it('the list reads only the columns its selection names: each field asked alone equals the whole read, parents and sub-techniques too', async () => {
+    const common = { tactic: 'Execution', tactics: ['execution'], platforms: ['Linux'], description: 'Own columns', url: 'https://example.test/T9600' };
+    await app.services.prisma.technique.create({ data: { ttpId: 'T9600', name: 'Own columns', stixId: 'attack-pattern--t9600', ...common } });
+    await app.services.prisma.technique.create({
+      data: { ttpId: 'T9600.001', name: 'Own columns: sub', isSubtechnique: true, parentTtpId: 'T9600', attackVersion: '1.2', ...common },
+    });
+    const list = async (fields: string) => {
+      const answer = await app.graphql(`{ techniques(filter: { search: "T9600" }) { ttpId ${fields} } }`, {}, admin);
+      expect(answer.errors).toBeUndefined();
+      return answer.data.techniques as Record<string, unknown>[];
+    };
+    const whole = await list(OWN_FIELD_COLUMNS.join(' '));
+    expect(whole.map((technique) => [technique.ttpId, technique.name, technique.attackVersion])).toEqual([
+      ['T9600', 'Own columns', null],
+      ['T9600.001', 'Own columns: sub', '1.2'],
+    ]);
+    for (const field of OWN_FIELD_COLUMNS) {
+      expect(await list(field), field).toEqual(whole.map((technique) => ({ ttpId: technique.ttpId, [field]: technique[field] })));
+    }
+    expect(await list('parent { ttpId name }')).toEqual([
+      { ttpId: 'T9600', parent: null },
+      { ttpId: 'T9600.001', parent: { ttpId: 'T9600', name: 'Own columns' } },
+    ]);
+    expect(await list('subTechniques { ttpId }')).toEqual([
+      { ttpId: 'T9600', subTechniques: [{ ttpId: 'T9600.001' }] },
+      { ttpId: 'T9600.001', subTechniques: [] },
+    ]);
   });
 });
