@@ -125,6 +125,13 @@ function jsonBytes(value: unknown, limit: number): number {
   if (typeof value !== 'object') return 8;
   if (value instanceof Date) return 26;
   let total = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      total += 1 + jsonBytes(item, limit - total);
+      if (total > limit) return total;
+    }
+    return total;
+  }
   for (const [key, item] of Object.entries(value)) {
     total += key.length + 4 + jsonBytes(item, limit - total);
     if (total > limit) return total;
