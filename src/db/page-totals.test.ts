@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { pageOf, totalOfPage } from './page-totals.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { PrismaClient } from './client.ts';
+import { ESTIMATE_TTL_MS, EXACT_TOTAL_MAX, pageOf, pageTotal, totalOfPage } from './page-totals.ts';
 
 const exact = (total: number) => ({ total, totalExact: true });
 
@@ -31,5 +32,42 @@ describe('the total of an offset page agrees with its rows', () => {
   it('pageOf answers the rows with the total that agrees with them', async () => {
     const page = await pageOf({ offset: 0, limit: 50 }, [Promise.resolve(['a']), Promise.resolve(2)]);
     expect(page).toEqual({ items: ['a'], total: 1, offset: 0, limit: 50 });
+  });
+});
+
+describe('the total beyond EXACT_TOTAL_MAX matches', () => {
+  const beyond = async () => EXACT_TOTAL_MAX + 1;
+
+  it("without a filter is the table's estimate, read once per ESTIMATE_TTL_MS for each database; with one a lower bound", async () => {
+    vi.useFakeTimers();
+    try {
+      const statistics = (rows: number) => ({ $queryRaw: vi.fn(async () => [{ rows }]) });
+      const [first, second] = [statistics(123_456.4), statistics(50_000)];
+      const total = (prisma: typeof first, table = 'tests') =>
+        pageTotal(prisma as unknown as PrismaClient, beyond, { table, filtered: false });
+      expect(await total(first)).toEqual({ total: 123_456, totalExact: false });
+      expect(await total(second)).toEqual({ total: 50_000, totalExact: false });
+      first.$queryRaw.mockResolvedValue([{ rows: 130_000 }]);
+      vi.advanceTimersByTime(ESTIMATE_TTL_MS - 100);
+      expect(await total(first)).toEqual({ total: 123_456, totalExact: false });
+      expect(first.$queryRaw).toHaveBeenCalledTimes(1);
+      expect(await total(first, 'test_templates')).toEqual({ total: 130_000, totalExact: false });
+      vi.advanceTimersByTime(200);
+      expect(await total(first)).toEqual({ total: 130_000, totalExact: false });
+      expect(first.$queryRaw).toHaveBeenCalledTimes(3);
+      const filtered = await pageTotal(first as unknown as PrismaClient, beyond, { table: 'tests', filtered: true });
+      expect(filtered).toEqual({ total: EXACT_TOTAL_MAX + 1, totalExact: false });
+      expect(first.$queryRaw).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is never below what was counted, even when the statistics are older than the rows', async () => {
+    const stale = { $queryRaw: vi.fn(async () => [{ rows: 10 }]) };
+    expect(await pageTotal(stale as unknown as PrismaClient, beyond, { table: 'tests', filtered: false })).toEqual({
+      total: EXACT_TOTAL_MAX + 1,
+      totalExact: false,
+    });
   });
 });

@@ -28,9 +28,26 @@ export async function pageTotal(
   const counted = await countUpTo(EXACT_TOTAL_MAX + 1);
   if (counted <= EXACT_TOTAL_MAX) return { total: counted, totalExact: true };
   if (estimate.filtered) return { total: counted, totalExact: false };
+  return { total: Math.max(counted, await estimatedRows(prisma, estimate.table)), totalExact: false };
+}
+
+/** How long a table's estimated row count is reused: PostgreSQL's statistics change at ANALYZE, minutes apart. */
+export const ESTIMATE_TTL_MS = 10_000;
+
+const estimates = new WeakMap<PrismaClient, Map<string, { rows: number; until: number }>>();
+
+/** The table's row count from PostgreSQL's statistics, read at most once per ESTIMATE_TTL_MS per database client. */
+async function estimatedRows(prisma: PrismaClient, table: string): Promise<number> {
+  let tables = estimates.get(prisma);
+  if (!tables) estimates.set(prisma, (tables = new Map()));
+  const now = performance.now();
+  const kept = tables.get(table);
+  if (kept && kept.until > now) return kept.rows;
   const [row] = await prisma.$queryRaw<{ rows: number | null }[]>`
-    SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass(${estimate.table})`;
-  return { total: Math.max(counted, Math.round(row?.rows ?? 0)), totalExact: false };
+    SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass(${table})`;
+  const rows = Math.max(0, Math.round(row?.rows ?? 0));
+  tables.set(table, { rows, until: now + ESTIMATE_TTL_MS });
+  return rows;
 }
 
 /**

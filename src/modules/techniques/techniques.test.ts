@@ -182,8 +182,16 @@ describe('catalog fields and filters', () => {
   });
 
   it('the list reads only the columns its selection names: each field asked alone equals the whole read, parents and sub-techniques too', async () => {
-    const common = { tactic: 'Execution', tactics: ['execution'], platforms: ['Linux'], description: 'Own columns', url: 'https://example.test/T9600' };
-    await app.services.prisma.technique.create({ data: { ttpId: 'T9600', name: 'Own columns', stixId: 'attack-pattern--t9600', ...common } });
+    const common = {
+      tactic: 'Execution',
+      tactics: ['execution'],
+      platforms: ['Linux'],
+      description: 'Own columns',
+      url: 'https://example.test/T9600',
+    };
+    await app.services.prisma.technique.create({
+      data: { ttpId: 'T9600', name: 'Own columns', stixId: 'attack-pattern--t9600', ...common },
+    });
     await app.services.prisma.technique.create({
       data: { ttpId: 'T9600.001', name: 'Own columns: sub', isSubtechnique: true, parentTtpId: 'T9600', attackVersion: '1.2', ...common },
     });
