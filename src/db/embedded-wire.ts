@@ -63,8 +63,7 @@ export class EmbeddedWireServer {
       if (!connection.receive(data)) return this.drop(connection);
       if (connection.hasMessages()) this.offer(connection);
     });
-    socket.on('error', () => this.drop(connection));
-    socket.on('close', () => this.drop(connection));
+    socket.on('close', () => this.drop(connection)); // after an error too: the listener above destroys the socket
   }
 
   private offer(connection: Connection): void {
@@ -92,10 +91,11 @@ export class EmbeddedWireServer {
     const { messages, terminate } = connection.takeMessages();
     const answer = messages.length ? this.execute(messages, connection) : EMPTY;
     if (answer.length && connection.socket.writable) connection.socket.write(answer);
-    if (answer.length) this.holder = endsIdle(answer) ? undefined : connection;
+    const idle = endsIdle(answer);
+    if (answer.length) this.holder = idle ? undefined : connection;
     // A startup packet is answered with a ReadyForQuery, or it failed. What followed it is read now that the
     // connection speaks the typed protocol.
-    const failedStartup = !wasStarted && !endsIdle(answer);
+    const failedStartup = !wasStarted && !idle;
     if (terminate || failedStartup || (!wasStarted && !connection.receive(EMPTY))) this.drop(connection);
     else if (connection !== this.holder && connection.hasMessages()) this.waiting.push(connection);
   }
