@@ -10,7 +10,6 @@ import { parseInput, trimmed } from '../../validation.ts';
 
 type Query = { select?: Prisma.TechniqueSelect; include?: Prisma.TechniqueInclude; omit?: Prisma.TechniqueOmit };
 
-/** Columns a list leaves out unless its selection asks for them: the descriptions are most of a technique's bytes. */
 /**
  * The columns no field of a technique reads but its own, each named like its field: a list reads those its selection
  * asks for and leaves out the rest. The others (id, ttpId, parentTtpId, isSubtechnique) are read by the parent,
