@@ -71,6 +71,8 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   if (options.migrate !== false) {
     const { applied } = await applyMigrations(url);
     if (applied.length) log.info({ applied }, 'database migrations applied');
+    // Creating and migrating a database grows PGlite's memory by hundreds of MiB that it would keep: start it anew.
+    if (embedded && applied.length) await embedded.restart();
   }
   await connected;
   return {

@@ -10,6 +10,11 @@ export interface EmbeddedPostgres {
   url: string;
   /** Resolves once the database accepts connections; rejects (and cleans up) when it cannot open. */
   ready: Promise<void>;
+  /**
+   * Stops the database's thread and starts a new one on the same files and socket, once ready. PGlite's WebAssembly
+   * memory grows to the most a statement needed and never shrinks; a new thread starts small.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,28 +63,40 @@ export function launchEmbeddedPostgres(
     maxConnections: poolSize + 2,
     sharedBuffers,
   };
-  const worker = startThread('pglite-worker', { workerData });
-  let stopping = false;
-  const ready = nextMessage(worker, 'ready').then(
-    () => {
-      worker.on('exit', (code) => {
-        if (!stopping) onCrash?.(new Error(`the embedded database stopped (thread exit code ${code})`));
-      });
-    },
-    async (error: unknown) => {
-      await worker.terminate();
-      release();
-      throw error;
-    },
-  );
+  /** A database thread; `stopping` once asked to stop, so that its end is not taken for a crash. */
+  const startWorker = () => {
+    const thread = { worker: startThread('pglite-worker', { workerData }), stopping: false, ready: Promise.resolve() };
+    thread.ready = nextMessage(thread.worker, 'ready').then(
+      () => {
+        thread.worker.on('exit', (code) => {
+          if (!thread.stopping) onCrash?.(new Error(`the embedded database stopped (thread exit code ${code})`));
+        });
+      },
+      async (error: unknown) => {
+        await thread.worker.terminate();
+        release();
+        throw error;
+      },
+    );
+    return thread;
+  };
+  const stopWorker = async (thread: ReturnType<typeof startWorker>) => {
+    thread.stopping = true;
+    const stopped = nextMessage(thread.worker, 'stopped');
+    thread.worker.postMessage({ kind: 'stop' } satisfies ToEmbedded);
+    await stopped.finally(() => thread.worker.terminate());
+  };
+  let current = startWorker();
   return {
     url: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
-    ready,
+    ready: current.ready,
+    async restart() {
+      await stopWorker(current);
+      current = startWorker();
+      await current.ready;
+    },
     async stop() {
-      stopping = true;
-      const stopped = nextMessage(worker, 'stopped');
-      worker.postMessage({ kind: 'stop' } satisfies ToEmbedded);
-      await stopped.finally(() => worker.terminate());
+      await stopWorker(current);
       release();
     },
   };
