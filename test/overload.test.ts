@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app.ts';
 
-// One connection and a short wait for it: a burst of concurrent requests must overflow the pool.
+// One connection and a short wait for it: a burst of concurrent requests while it is held must overflow the pool.
 let tokens: string[];
 
 const app = useTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT: '200ms' });
@@ -16,11 +16,40 @@ beforeAll(async () => {
 
 const THEMES = ['light', 'dark', 'system'] as const;
 
+/**
+ * Runs `burst` while a transaction holds the pool's one connection for longer than DATABASE_POOL_TIMEOUT: however
+ * fast the machine, the requests that wait behind it overflow the pool; those that come after it succeed.
+ */
+async function whileTheConnectionIsHeld<T>(burst: () => Promise<T>): Promise<T> {
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  const holder = app.services.prisma.$transaction(
+    async (tx) => {
+      held();
+      await tx.$executeRaw`SELECT pg_sleep(0.6)`;
+    },
+    { timeout: 5_000 },
+  );
+  await holding;
+  try {
+    return await burst();
+  } finally {
+    await holder;
+  }
+}
+
 describe('overload answers 503 with Retry-After, never 500', () => {
   it('a burst of concurrent REST writes on a one-connection pool answers only 2xx or 503 SERVICE_BUSY', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 120 }, (_, index) =>
-        app.api('PATCH', '/users/me/preferences', { token: tokens[index % tokens.length], body: { theme: THEMES[index % THEMES.length] } }),
+    const answers = await whileTheConnectionIsHeld(() =>
+      Promise.all(
+        Array.from({ length: 120 }, (_, index) =>
+          app.api('PATCH', '/users/me/preferences', {
+            token: tokens[index % tokens.length],
+            body: { theme: THEMES[index % THEMES.length] },
+          }),
+        ),
       ),
     );
     const statuses = answers.map((answer) => answer.status);
@@ -37,18 +66,20 @@ describe('overload answers 503 with Retry-After, never 500', () => {
   });
 
   it('a burst of concurrent GraphQL mutations answers HTTP 503 with Retry-After and SERVICE_BUSY, never 500', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 120 }, async (_, index) => {
-        const response = await fetch(`${app.url}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index % tokens.length]}` },
-          body: JSON.stringify({
-            query: 'mutation ($p: JSON!) { updateMyPreferences(preferences: $p) }',
-            variables: { p: { theme: 'dark' } },
-          }),
-        });
-        return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
-      }),
+    const answers = await whileTheConnectionIsHeld(() =>
+      Promise.all(
+        Array.from({ length: 120 }, async (_, index) => {
+          const response = await fetch(`${app.url}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index % tokens.length]}` },
+            body: JSON.stringify({
+              query: 'mutation ($p: JSON!) { updateMyPreferences(preferences: $p) }',
+              variables: { p: { theme: 'dark' } },
+            }),
+          });
+          return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
+        }),
+      ),
     );
     expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
     const busy = answers.filter((answer) => answer.status === 503);
