@@ -65,19 +65,23 @@ export function launchEmbeddedPostgres(
   };
   /** A database thread; `stopping` once asked to stop, so that its end is not taken for a crash. */
   const startWorker = () => {
-    const thread = { worker: startThread('pglite-worker', { workerData }), stopping: false, ready: Promise.resolve() };
-    thread.ready = nextMessage(thread.worker, 'ready').then(
-      () => {
-        thread.worker.on('exit', (code) => {
-          if (!thread.stopping) onCrash?.(new Error(`the embedded database stopped (thread exit code ${code})`));
-        });
-      },
-      async (error: unknown) => {
-        await thread.worker.terminate();
-        release();
-        throw error;
-      },
-    );
+    const worker = startThread('pglite-worker', { workerData });
+    const thread = {
+      worker,
+      stopping: false,
+      ready: nextMessage(worker, 'ready').then(
+        () => {
+          worker.on('exit', (code) => {
+            if (!thread.stopping) onCrash?.(new Error(`the embedded database stopped (thread exit code ${code})`));
+          });
+        },
+        async (error: unknown) => {
+          await worker.terminate();
+          release();
+          throw error;
+        },
+      ),
+    };
     return thread;
   };
   const stopWorker = async (thread: ReturnType<typeof startWorker>) => {

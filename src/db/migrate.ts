@@ -174,7 +174,8 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+/** The rows of `sql`, run on a connection of its own that is closed again. */
+export async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -186,7 +187,7 @@ async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string):
 
 /**
  * Runs `work` against a database nobody else uses. On a real server that is a fresh, uniquely named
- * database. A server that ignores the database named by a connection (pglite-socket serves one database
+ * database. A server that ignores the database named by a connection (the embedded one serves one database
  * whatever is asked) cannot give one, so its own database is used, emptied before and after: the caller
  * named it as the shadow database. One holding a migration history is refused, as it is surely not one.
  */
