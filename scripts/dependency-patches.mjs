@@ -1,9 +1,12 @@
 /**
- * Changes the build makes to two dependencies' code as it bundles them, each for the same reason: V8's
- * young-generation collector kept every request's objects alive into the old generation (docs/benchmark.md, "Where
- * the slow requests' time went"). Each change keeps the code's behaviour and is applied to exact text: when a
- * dependency's update changes that text, the build fails and the change is looked at again
- * (test/dependency-patches.test.ts checks the installed files without building).
+ * Changes the build makes to dependencies' code as it bundles them. Each keeps the code's behaviour and is applied to
+ * exact text: when a dependency's update changes that text, the build fails and the change is looked at again
+ * (test/dependency-patches.test.ts checks the installed files without building, and runs the patched code). Two kinds:
+ * - V8's young-generation collector kept every request's objects alive into the old generation (docs/benchmark.md,
+ *   "Where the slow requests' time went"): Prisma's query scopes and Pothos' per-request caches.
+ * - graphql-js allocated more than it needed per field of every row it executes (docs/benchmark.md, the REST and
+ *   GraphQL results): a map of the arguments of fields that take none, and each row's result as a dictionary-mode
+ *   object.
  *
  * Only the bundles get them; the tests that run the sources run the dependencies as published, and the tests that run
  * the built service (the browser tests, test/built-server.test.ts) run them patched.
@@ -73,6 +76,69 @@ export const DEPENDENCY_PATCHES = [
         if (onKey(context, cacheKey)) delete cacheKey[slot];
         else cache.delete(cacheKey);
     };`,
+      ],
+    ],
+  },
+  {
+    name: 'graphql-js arguments: no argument map for a field that takes none',
+    file: /[\\/]graphql[\\/]execution[\\/]values\.js$/,
+    why:
+      'graphql-js builds, for every field of every row, a map of the arguments written in the document before coercing ' +
+      "the field's declared ones. A field that declares none gets its empty arguments object without it (validation has " +
+      'already refused arguments a field does not declare).',
+    replacements: [
+      [
+        `function getArgumentValues(def, node, variableValues) {
+  var _node$arguments;
+`,
+        `function getArgumentValues(def, node, variableValues) {
+  var _node$arguments;
+
+  if (def.args.length === 0) {
+    return Object.create(null);
+  }
+`,
+      ],
+    ],
+  },
+  {
+    name: "graphql-js results: each object's fields in an ordinary object",
+    file: /[\\/]graphql[\\/]execution[\\/]execute\.js$/,
+    why:
+      'graphql-js collects the fields of each object it executes in `Object.create(null)`, which V8 makes a dictionary: ' +
+      'slower to fill, larger, and on the slow path of JSON.stringify. An ordinary object holds the same own properties ' +
+      'in the same order; a response key `__proto__` (an alias) is defined as an own property, as the dictionary had it. ' +
+      'V8 turns an ordinary object filled by computed keys into a dictionary past about 20 properties (measured: 19 stay ' +
+      'fast), so an object of more than 16 fields is a dictionary from the start, as published.',
+    replacements: [
+      [
+        `function executeFields(exeContext, parentType, sourceValue, path, fields) {
+  const results = Object.create(null);`,
+        `function executeFields(exeContext, parentType, sourceValue, path, fields) {
+  const results = fields.size <= 16 ? {} : Object.create(null);`,
+      ],
+      [
+        `      if (result !== undefined) {
+        results[responseName] = result;
+
+        if ((0, _isPromise.isPromise)(result)) {
+          containsPromise = true;
+        }`,
+        `      if (result !== undefined) {
+        if (responseName === '__proto__') {
+          Object.defineProperty(results, responseName, {
+            value: result,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        } else {
+          results[responseName] = result;
+        }
+
+        if ((0, _isPromise.isPromise)(result)) {
+          containsPromise = true;
+        }`,
       ],
     ],
   },
