@@ -10,18 +10,20 @@
  *   npm run bench:api -- --scale=0.1 --rounds=3 --seconds=2
  *   npm run bench:api -- --profile                 # instead: a CPU profile of Violet answering GET /tests/{id}
  *   npm run bench:api -- --profile --profile-request='GET /techniques'
+ *   npm run bench:api -- --compare=node_modules/.cache/violet-before   # instead: that copy of dist/ against dist/
  *
  * Options: --scale, --rounds, --seconds, --concurrency (4), --latency-requests (200), --starts (3 starts of Violet for
  * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20),
  * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form, or with --profile-graphql
- * its GraphQL form).
+ * its GraphQL form), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
+ * resolve: the three reads on both builds side by side, alternating, for --rounds rounds; CPU per request of each).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { techniqueRoutes } from '../src/modules/techniques/routes.ts';
@@ -44,6 +46,7 @@ const { values: options } = parseArgs({
     'profile-seconds': { type: 'string', default: '20' },
     'profile-request': { type: 'string', default: 'GET /tests/{id}' },
     'profile-graphql': { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -215,6 +218,7 @@ async function main(): Promise<void> {
         .join(' ')}; database ${new URL(url).pathname.slice(1)}`,
     );
     if (options.profile) return await profile(violetEnv, dataDir);
+    if (options.compare) return await compare(violetEnv, dataDir, options.compare);
 
     const startTimes: number[] = [];
     let violet: Server | undefined;
@@ -242,13 +246,7 @@ async function main(): Promise<void> {
     });
     const targets = { rest: target(violet!, 'Violet REST'), graphql: target(violet!, 'Violet GraphQL'), raw: target(raw, 'baseline') };
 
-    const db = new pg.Client(url);
-    await db.connect();
-    const testIds = (await db.query<{ id: string }>(`SELECT id FROM tests ORDER BY md5(id::text) LIMIT ${ROTATION}`)).rows.map((r) => r.id);
-    const writableIds = (
-      await db.query<{ id: string }>(`SELECT id FROM tests WHERE state IN ('draft', 'rejected') ORDER BY md5(id::text) LIMIT 200`)
-    ).rows.map((r) => r.id);
-    await db.end();
+    const { testIds, writableIds } = await benchmarkIds(url);
     const kinds = requestKinds(testIds, writableIds);
 
     const identity = await checkIdentity(targets.rest, targets.raw, kinds);
@@ -383,6 +381,102 @@ async function main(): Promise<void> {
   }
 }
 
+/** The ids of the tests read in rotation and of the tests the write renames. */
+async function benchmarkIds(url: string): Promise<{ testIds: string[]; writableIds: string[] }> {
+  const db = new pg.Client(url);
+  await db.connect();
+  try {
+    const testIds = (await db.query<{ id: string }>(`SELECT id FROM tests ORDER BY md5(id::text) LIMIT ${ROTATION}`)).rows.map((r) => r.id);
+    const writableIds = (
+      await db.query<{ id: string }>(`SELECT id FROM tests WHERE state IN ('draft', 'rejected') ORDER BY md5(id::text) LIMIT 200`)
+    ).rows.map((r) => r.id);
+    return { testIds, writableIds };
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * Both builds on the same core (the last), with every thread: on a shared host one core can run slower than another
+ * for minutes, and a build that happened to run on it would be charged for it (two copies of one build measured
+ * 0.68 of each other's CPU so). Without `taskset` the builds run where the scheduler puts them.
+ */
+function pinToOneCore(pids: number[]): void {
+  const core = String(cpus().length - 1);
+  for (const pid of pids) {
+    const pinned = spawnSync('taskset', ['--all-tasks', '--cpu-list', '--pid', core, String(pid)], { stdio: 'ignore' });
+    if (pinned.status !== 0) {
+      console.log('taskset is not available: the two builds run on whichever cores the scheduler gives them');
+      return;
+    }
+  }
+  console.log(`both builds run on core ${core}`);
+}
+
+/**
+ * Two builds of Violet side by side on the same database: `directory` (a copy of dist/ made before a change) and
+ * dist/. Both must answer the three reads byte for byte alike; then each round measures each read on both, the
+ * order alternating, and prints the CPU per request of each and after ÷ before. Two copies of one build measured so
+ * show what the machine's noise alone gives.
+ */
+async function compare(violetEnv: NodeJS.ProcessEnv, dataDir: string, directory: string): Promise<void> {
+  const builds = [
+    { name: 'before', entry: join(resolve(directory), 'src', 'main.js') },
+    { name: 'after', entry: violetEntry },
+  ];
+  const servers: Server[] = [];
+  try {
+    for (const build of builds) {
+      const env = { ...violetEnv, DATA_DIR: join(dataDir, build.name) };
+      servers.push(await startServer(`Violet ${build.name}`, build.entry, env, SERVICE_NODE_FLAGS));
+    }
+    pinToOneCore(servers.map((server) => server.child.pid!));
+    const [before, after] = await Promise.all(
+      servers.map(async (server): Promise<Target> => {
+        const token = await signIn(server.base);
+        return { name: server.name, base: server.base, pid: server.child.pid!, agent: targetAgent(concurrency), token };
+      }),
+    );
+    const { testIds, writableIds } = await benchmarkIds(violetEnv.DATABASE_URL!);
+    const reads = requestKinds(testIds, writableIds)
+      .filter((kind) => kind.raw)
+      .map((kind) => ({ ...kind, raw: kind.rest }));
+    for (const [kind, verdict] of await checkIdentity(before, after, reads)) console.log(`byte identity, ${kind}: ${verdict}`);
+    for (const kind of reads) for (const target of [before, after]) await runPhase(target, kind.rest, okRest, { seconds: 1, concurrency });
+
+    const ratios = new Map<string, { before: number[]; after: number[] }>();
+    for (let round = 1; round <= rounds; round++) {
+      const lines: string[] = [];
+      for (const kind of reads) {
+        const cpu = { before: 0, after: 0 };
+        const order = round % 2 ? [before, after] : [after, before];
+        for (const target of order) {
+          const result = await runPhase(target, kind.rest, okRest, { seconds, concurrency });
+          if (result.failures) throw new Error(`${target.name}, ${kind.name}: ${result.failures} failed, e.g. ${result.firstFailure}`);
+          cpu[target === before ? 'before' : 'after'] = result.cpuMsPerRequest;
+        }
+        const entry = ratios.get(kind.name) ?? { before: [], after: [] };
+        entry.before.push(cpu.before);
+        entry.after.push(cpu.after);
+        ratios.set(kind.name, entry);
+        lines.push(
+          `  ${kind.name.padEnd(20)} CPU ms/req before ${fixed(cpu.before)}, after ${fixed(cpu.after)} (after/before ${fixed(cpu.after / cpu.before)})`,
+        );
+      }
+      console.log(`round ${round}/${rounds} (load average ${loadavg()[0].toFixed(1)})\n${lines.join('\n')}`);
+    }
+    console.log(
+      `\n| Request (${concurrency} clients, ${seconds} s each) | CPU ms/req before | CPU ms/req after | after / before |\n|---|---|---|---|`,
+    );
+    for (const [name, { before: was, after: now }] of ratios) {
+      console.log(`| ${name} | ${summary(was)} | ${summary(now)} | ${summary(now.map((value, n) => value / was[n]))} |`);
+    }
+    console.log(`Medians (range) over ${rounds} rounds, the after/before ratio taken round by round.`);
+  } finally {
+    for (const server of servers) await stopServer(server).catch(() => undefined);
+  }
+}
+
 /** Violet under `node --cpu-prof`, answering --profile-request (REST, --concurrency clients) for --profile-seconds: the frames with the most self time. */
 async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
   const directory = join(dataDir, 'profile');
@@ -390,10 +484,7 @@ async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<v
   let from = Number.POSITIVE_INFINITY;
   try {
     const token = await signIn(violet.base);
-    const db = new pg.Client(violetEnv.DATABASE_URL);
-    await db.connect();
-    const testIds = (await db.query<{ id: string }>(`SELECT id FROM tests ORDER BY md5(id::text) LIMIT ${ROTATION}`)).rows.map((r) => r.id);
-    await db.end();
+    const { testIds } = await benchmarkIds(violetEnv.DATABASE_URL!);
     const form = options['profile-graphql'] ? 'GraphQL' : 'REST';
     const target: Target = { name: `Violet ${form}`, base: violet.base, pid: violet.child.pid!, agent: targetAgent(concurrency), token };
     const kinds = requestKinds(testIds, testIds);
