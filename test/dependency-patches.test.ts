@@ -36,12 +36,8 @@ function loadPatched(path: string, root: string, modules = new Map<string, { exp
 }
 
 /** The patched CommonJS build of Pothos' context cache, loaded on its own. */
-async function patchedPothosCache() {
-  const [path] = installed.pothos;
-  const source = applyPatch(patchFor(path)!, await readFile(path, 'utf8'), path);
-  const module = { exports: {} as Record<string, unknown> };
-  new Function('exports', 'module', 'require', source)(module.exports, module, require);
-  return module.exports as {
+function patchedPothosCache() {
+  return loadPatched(installed.pothos[0], dependency('@pothos/core/')) as unknown as {
     createContextCache<T>(create: (context: object) => T): ((context: object) => T) & { delete(context: object): void };
     initContextCache(): object;
   };
@@ -69,7 +65,7 @@ describe('the dependency patches of the build', () => {
   });
 
   it("patched, Pothos' context cache keeps one entry per request, forgets it on delete, and keeps WeakMaps for other keys", async () => {
-    const { createContextCache, initContextCache } = await patchedPothosCache();
+    const { createContextCache, initContextCache } = patchedPothosCache();
     let made = 0;
     const cache = createContextCache(() => ({ serial: ++made }));
     const first = { ...initContextCache() };
