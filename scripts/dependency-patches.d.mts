@@ -9,4 +9,6 @@ export interface DependencyPatch {
 
 export const DEPENDENCY_PATCHES: DependencyPatch[];
 export function applyPatch(patch: DependencyPatch, source: string, path: string): string;
+export const patchesFor: (path: string) => DependencyPatch[];
+export const patchSource: (source: string, path: string) => string;
 export function patchDependencies(): Plugin;

@@ -27,6 +27,20 @@ export const DEPENDENCY_PATCHES = [
     ],
   },
   {
+    name: 'Prisma results: not walked when no extension computes fields',
+    file: /[\\/]@prisma[\\/]client[\\/]runtime[\\/]client\.m?js$/,
+    why:
+      'Once a client has any extension (src/db/client.ts adds a query extension), Prisma walks every result, row by row ' +
+      "and for each key of its `select`, searching the model's fields for relations, to apply computed fields; only a " +
+      '`result` extension defines any. With none in the chain the walk hands every object back unchanged: it is skipped.',
+    replacements: [
+      [
+        'extensions:n,runtimeDataModel:i,globalOmit:o}){return n.isEmpty()||e==null||',
+        'extensions:n,runtimeDataModel:i,globalOmit:o}){return n.isEmpty()||!(h=>{for(;h;h=h.previous)if(h.extension.result)return!0;return!1})(n.head)||e==null||',
+      ],
+    ],
+  },
+  {
     name: "Pothos per-request caches: kept on the request's cache key, not in WeakMaps",
     file: /[\\/]@pothos[\\/]core[\\/](esm|lib)[\\/]utils[\\/]context-cache\.js$/,
     why:
@@ -155,19 +169,26 @@ export function applyPatch(patch, source, path) {
   return patched;
 }
 
+/** The patches for the file at `path`, in their order. */
+export const patchesFor = (path) => DEPENDENCY_PATCHES.filter((patch) => patch.file.test(path));
+
+/** The source with every patch for its file made (`applyPatch`). */
+export const patchSource = (source, path) => patchesFor(path).reduce((patched, patch) => applyPatch(patch, patched, path), source);
+
 /** An esbuild plugin making the patches; the build fails if one of them found no file to apply to. */
 export function patchDependencies() {
   return {
     name: 'dependency-patches',
     setup(build) {
       const applied = new Set();
-      for (const patch of DEPENDENCY_PATCHES) {
-        build.onLoad({ filter: patch.file }, async (args) => {
-          const source = await readFile(args.path, 'utf8');
-          applied.add(patch);
-          return { contents: applyPatch(patch, source, args.path), loader: 'js' };
-        });
-      }
+      // esbuild takes the first onLoad whose filter matches a file: one for all, applying each patch of the file.
+      const filter = new RegExp(DEPENDENCY_PATCHES.map((patch) => patch.file.source).join('|'));
+      build.onLoad({ filter }, async (args) => {
+        const patches = patchesFor(args.path);
+        if (!patches.length) return undefined;
+        for (const patch of patches) applied.add(patch);
+        return { contents: patchSource(await readFile(args.path, 'utf8'), args.path), loader: 'js' };
+      });
       build.onEnd((result) => {
         const missing = DEPENDENCY_PATCHES.filter((patch) => !applied.has(patch));
         if (!result.errors.length && missing.length) {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyPatch, DEPENDENCY_PATCHES } from '../scripts/dependency-patches.mjs';
+import { applyPatch, DEPENDENCY_PATCHES, patchesFor, patchSource } from '../scripts/dependency-patches.mjs';
 
 const require = createRequire(import.meta.url);
 const dependency = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
@@ -12,8 +12,6 @@ const installed = {
   pothos: [dependency('@pothos/core/lib/utils/context-cache.js'), dependency('@pothos/core/esm/utils/context-cache.js')],
   graphql: [dependency('graphql/execution/values.js'), dependency('graphql/execution/execute.js')],
 };
-
-const patchFor = (path: string) => DEPENDENCY_PATCHES.find((patch) => patch.file.test(path));
 
 /**
  * A CommonJS module of a dependency loaded with the build's patches, and so are the modules of the same package it
@@ -24,14 +22,13 @@ function loadPatched(path: string, root: string, modules = new Map<string, { exp
   if (cached) return cached.exports;
   const module = { exports: {} as Record<string, unknown> };
   modules.set(path, module);
-  const patch = patchFor(path);
   const source = readFileSync(path, 'utf8');
   const local = createRequire(path);
   const requireFrom = (specifier: string) => {
     const resolved = local.resolve(specifier);
     return resolved.startsWith(root) ? loadPatched(resolved, root, modules) : local(specifier);
   };
-  new Function('exports', 'module', 'require', patch ? applyPatch(patch, source, path) : source)(module.exports, module, requireFrom);
+  new Function('exports', 'module', 'require', patchSource(source, path))(module.exports, module, requireFrom);
   return module.exports;
 }
 
@@ -45,12 +42,16 @@ function patchedPothosCache() {
 
 describe('the dependency patches of the build', () => {
   it('each applies to the installed files, its every text found exactly once', async () => {
-    for (const path of Object.values(installed).flat()) {
-      const patch = patchFor(path);
-      expect(patch, path).toBeDefined();
-      const source = await readFile(path, 'utf8');
-      const patched = applyPatch(patch!, source, path);
-      for (const [from, to] of patch!.replacements) {
+    const paths = Object.values(installed).flat();
+    for (const patch of DEPENDENCY_PATCHES)
+      expect(
+        paths.some((path) => patch.file.test(path)),
+        patch.name,
+      ).toBe(true);
+    for (const path of paths) {
+      expect(patchesFor(path).length, path).toBeGreaterThan(0);
+      const patched = patchSource(await readFile(path, 'utf8'), path);
+      for (const [from, to] of patchesFor(path).flatMap((patch) => patch.replacements)) {
         if (!to.includes(from)) expect(patched.includes(from), `${path} still holds ${from}`).toBe(false);
         expect(patched.includes(to)).toBe(true);
       }
