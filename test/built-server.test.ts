@@ -51,6 +51,37 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
         const me = await service.api('GET', '/auth/me', token);
         expect(me).toMatchObject({ status: 200, body: { username: 'admin', role: 'admin' } });
 
+        // Reads through Prisma as bundled (with the build's patches to it): a test and its technique, the technique's
+        // columns selected by the document, the test's relations loaded in its own statement.
+        const technique = await service.api('POST', '/techniques', token, {
+          ttp_id: 'T9700',
+          name: 'Built',
+          description: 'Read through a test',
+          tactic: 'Execution',
+        });
+        expect(technique.status).toBe(201);
+        const test = await service.api('POST', '/tests', token, { name: 'built', technique_id: 'T9700' });
+        expect(test.status).toBe(201);
+        const read = await service.api('GET', `/tests/${test.body.id}`, token);
+        expect(read).toMatchObject({
+          status: 200,
+          body: {
+            name: 'built',
+            technique: { id: technique.body.id, ttp_id: 'T9700', name: 'Built', tactic: 'Execution', status_global: 'not_evaluated' },
+            evidences: [],
+            detection_evaluations: [],
+            tracker_issue: null,
+          },
+        });
+        const detail = await fetch(`${service.base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: `{ test(id: "${test.body.id}") { technique { ttpId description createdAt } } }` }),
+        });
+        expect(await detail.json()).toEqual({
+          data: { test: { technique: { ttpId: 'T9700', description: 'Read through a test', createdAt: technique.body.created_at } } },
+        });
+
         const openapi = await service.api('GET', '/openapi.json');
         expect(openapi.status).toBe(200);
         expect(openapi.body.paths['/auth/me'].get).toBeDefined();

@@ -13,13 +13,3 @@ export function selectedFields(info: GraphQLResolveInfo): Set<string> {
   for (const node of info.fieldNodes as readonly FieldNode[]) visit(node.selectionSet);
   return names;
 }
-
-/**
- * Prisma's `omit` for the columns of `columns` a list field's selection does not ask for (each column named like its
- * field, and read by no other field): a list of a thousand rows then neither reads nor maps what it would throw away.
- */
-export function omitUnselected<Column extends string>(info: GraphQLResolveInfo, columns: readonly Column[]) {
-  const selected = selectedFields(info);
-  const omitted = columns.filter((column) => !selected.has(column));
-  return omitted.length ? (Object.fromEntries(omitted.map((column) => [column, true])) as Partial<Record<Column, true>>) : undefined;
-}

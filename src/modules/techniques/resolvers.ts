@@ -2,7 +2,6 @@ import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
-import { omitUnselected } from '../../graphql/selection.ts';
 import { techniqueRoles } from './permissions.ts';
 import * as techniques from './service.ts';
 import { CreateTechniqueInput, TechniqueFilterInput, UpdateTechniqueInput } from './types.ts';
@@ -14,8 +13,7 @@ builder.queryFields((t) => ({
     authScopes: allow(techniqueRoles.read),
     complexity: cappedListCost(techniques.TECHNIQUE_LIST_MAX),
     args: { filter: t.arg({ type: TechniqueFilterInput, required: false }) },
-    resolve: (query, _root, { filter }, context, info) =>
-      techniques.listTechniques(context.services, filter ?? {}, { ...query, omit: omitUnselected(info, techniques.OWN_FIELD_COLUMNS) }),
+    resolve: (query, _root, { filter }, context) => techniques.listTechniques(context.services, filter ?? {}, query),
   }),
   technique: t.prismaField({
     type: 'Technique',

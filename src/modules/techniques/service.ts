@@ -8,32 +8,7 @@ import { CoverageStatus } from '../../generated/prisma/enums.ts';
 import type { Services } from '../../services.ts';
 import { parseInput, trimmed } from '../../validation.ts';
 
-type Query = { select?: Prisma.TechniqueSelect; include?: Prisma.TechniqueInclude; omit?: Prisma.TechniqueOmit };
-
-/**
- * The columns no field of a technique reads but its own, each named like its field: a list reads those its selection
- * asks for and leaves out the rest. The others (id, ttpId, parentTtpId, isSubtechnique) are read by the parent,
- * sub-technique and relation fields too, so they are always read.
- */
-export const OWN_FIELD_COLUMNS = [
-  'name',
-  'description',
-  'tactic',
-  'tactics',
-  'platforms',
-  'statusGlobal',
-  'reviewRequired',
-  'isCustom',
-  'revoked',
-  'deprecated',
-  'stixId',
-  'attackVersion',
-  'attackModified',
-  'revokedByTtpId',
-  'url',
-  'createdAt',
-  'updatedAt',
-] as const;
+type Query = { select?: Prisma.TechniqueSelect; include?: Prisma.TechniqueInclude };
 
 const TTP_ID = /^[A-Za-z][A-Za-z0-9-]{0,30}(\.[A-Za-z0-9]{1,10})?$/;
 const ttpId = z.string().trim().regex(TTP_ID, 'must look like T1234, T1234.001 or a custom id such as CUSTOM-1');

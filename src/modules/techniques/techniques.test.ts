@@ -1,6 +1,12 @@
+import { getNamedType, isLeafType, type GraphQLObjectType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { OWN_FIELD_COLUMNS } from './service.ts';
+import { schema } from '../../graphql/schema.ts';
+
+/** Every leaf field of a technique but its ttp id, which each probe below selects beside the one asked. */
+const LEAF_FIELDS = Object.values((schema.getType('Technique') as GraphQLObjectType).getFields())
+  .filter((field) => isLeafType(getNamedType(field.type)) && field.name !== 'ttpId')
+  .map((field) => field.name);
 
 let admin: string;
 
@@ -181,7 +187,7 @@ describe('catalog fields and filters', () => {
     expect(await search('%x')).toEqual([]);
   });
 
-  it('the list reads only the columns its selection names: each field asked alone equals the whole read, parents and sub-techniques too', async () => {
+  it('a technique reads only the columns its selection names, listed or through a relation: each field asked alone equals the whole read', async () => {
     const common = {
       tactic: 'Execution',
       tactics: ['execution'],
@@ -192,7 +198,7 @@ describe('catalog fields and filters', () => {
     await app.services.prisma.technique.create({
       data: { ttpId: 'T9600', name: 'Own columns', stixId: 'attack-pattern--t9600', ...common },
     });
-    await app.services.prisma.technique.create({
+    const sub = await app.services.prisma.technique.create({
       data: { ttpId: 'T9600.001', name: 'Own columns: sub', isSubtechnique: true, parentTtpId: 'T9600', attackVersion: '1.2', ...common },
     });
     const list = async (fields: string) => {
@@ -200,12 +206,13 @@ describe('catalog fields and filters', () => {
       expect(answer.errors).toBeUndefined();
       return answer.data.techniques as Record<string, unknown>[];
     };
-    const whole = await list(OWN_FIELD_COLUMNS.join(' '));
+    const whole = await list(LEAF_FIELDS.join(' '));
     expect(whole.map((technique) => [technique.ttpId, technique.name, technique.attackVersion])).toEqual([
       ['T9600', 'Own columns', null],
       ['T9600.001', 'Own columns: sub', '1.2'],
     ]);
-    for (const field of OWN_FIELD_COLUMNS) {
+    expect(LEAF_FIELDS).toEqual(expect.arrayContaining(['id', 'name', 'description', 'statusGlobal', 'attackModified', 'updatedAt']));
+    for (const field of LEAF_FIELDS) {
       expect(await list(field), field).toEqual(whole.map((technique) => ({ ttpId: technique.ttpId, [field]: technique[field] })));
     }
     expect(await list('parent { ttpId name }')).toEqual([
@@ -216,5 +223,26 @@ describe('catalog fields and filters', () => {
       { ttpId: 'T9600', subTechniques: [{ ttpId: 'T9600.001' }] },
       { ttpId: 'T9600.001', subTechniques: [] },
     ]);
+
+    // Through a test: the relation's selection is the technique's own, parent and sub-techniques included.
+    const created = await app.api('POST', '/tests', { token: admin, body: { name: 'own columns', technique_id: sub.id } });
+    expect(created.status).toBe(201);
+    const ofTest = async (fields: string) => {
+      const answer = await app.graphql(
+        `query ($id: UUID!) { test(id: $id) { technique { ttpId ${fields} } } }`,
+        { id: created.body.id },
+        admin,
+      );
+      expect(answer.errors).toBeUndefined();
+      return (answer.data.test as { technique: Record<string, unknown> }).technique;
+    };
+    for (const field of LEAF_FIELDS) {
+      expect(await ofTest(field), field).toEqual({ ttpId: 'T9600.001', [field]: whole[1][field] });
+    }
+    expect(await ofTest('parent { ttpId description }')).toEqual({
+      ttpId: 'T9600.001',
+      parent: { ttpId: 'T9600', description: 'Own columns' },
+    });
+    expect(await ofTest('subTechniques { ttpId }')).toEqual({ ttpId: 'T9600.001', subTechniques: [] });
   });
 });

@@ -30,37 +30,76 @@ export const statusCountFields = <Shape extends CoverageStatusCounts>(t: PothosS
   notEvaluated: t.int({ resolve: (counts) => counts.notEvaluated }),
 });
 
+/**
+ * The columns every read of a technique loads: what a list, a matrix cell or a test's technique shows. The other
+ * columns (the description, the ATT&CK metadata, the timestamps) are read only by a document that asks for them, so
+ * that a page of tests or a thousand techniques does not load each row's description to throw it away. The fields of
+ * these columns read the row without Pothos' per-row selection check, which a selecting field pays for every row.
+ */
+const TECHNIQUE_COLUMNS = {
+  id: true,
+  ttpId: true,
+  name: true,
+  tactic: true,
+  tactics: true,
+  platforms: true,
+  statusGlobal: true,
+  reviewRequired: true,
+  isCustom: true,
+  isSubtechnique: true,
+  parentTtpId: true,
+  revoked: true,
+  deprecated: true,
+} as const;
+
 export const TechniqueType = builder.prismaObject('Technique', {
   description: 'An attack technique of the catalog (ATT&CK or custom).',
+  select: TECHNIQUE_COLUMNS,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    ttpId: t.exposeString('ttpId', { description: 'Framework identifier, e.g. T1059 or T1059.001; the REST path key.' }),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    tactic: t.exposeString('tactic', { nullable: true, description: 'Primary tactic name (display name of the first of tactics).' }),
-    tactics: t.exposeStringList('tactics', {
-      description: 'Every tactic of the technique as ATT&CK short names (e.g. defense-evasion), in matrix order.',
+    id: t.id({ resolve: (technique) => technique.id }),
+    ttpId: t.string({
+      description: 'Framework identifier, e.g. T1059 or T1059.001; the REST path key.',
+      resolve: (technique) => technique.ttpId,
     }),
-    platforms: t.exposeStringList('platforms'),
-    statusGlobal: t.expose('statusGlobal', { type: CoverageStatusEnum }),
-    reviewRequired: t.exposeBoolean('reviewRequired'),
-    isCustom: t.exposeBoolean('isCustom', { description: 'Created by an admin rather than synchronised from the framework.' }),
-    isSubtechnique: t.exposeBoolean('isSubtechnique'),
-    parentTtpId: t.exposeString('parentTtpId', {
+    name: t.string({ resolve: (technique) => technique.name }),
+    description: t.exposeString('description'),
+    tactic: t.string({
+      nullable: true,
+      description: 'Primary tactic name (display name of the first of tactics).',
+      resolve: (technique) => technique.tactic,
+    }),
+    tactics: t.stringList({
+      description: 'Every tactic of the technique as ATT&CK short names (e.g. defense-evasion), in matrix order.',
+      resolve: (technique) => technique.tactics,
+    }),
+    platforms: t.stringList({ resolve: (technique) => technique.platforms }),
+    statusGlobal: t.field({ type: CoverageStatusEnum, resolve: (technique) => technique.statusGlobal }),
+    reviewRequired: t.boolean({ resolve: (technique) => technique.reviewRequired }),
+    isCustom: t.boolean({
+      description: 'Created by an admin rather than synchronised from the framework.',
+      resolve: (technique) => technique.isCustom,
+    }),
+    isSubtechnique: t.boolean({ resolve: (technique) => technique.isSubtechnique }),
+    parentTtpId: t.string({
       nullable: true,
       description: 'ttp id of the parent technique of a sub-technique (T1059 for T1059.001).',
+      resolve: (technique) => technique.parentTtpId,
     }),
     stixId: t.exposeString('stixId', { nullable: true, description: 'STIX id of the ATT&CK attack-pattern; null for custom techniques.' }),
     attackVersion: t.exposeString('attackVersion', { nullable: true, description: 'ATT&CK object version (x_mitre_version).' }),
     attackModified: t.expose('attackModified', { type: 'DateTime', nullable: true, description: 'When ATT&CK last modified the object.' }),
-    revoked: t.exposeBoolean('revoked', {
+    revoked: t.boolean({
       description: 'Revoked in ATT&CK (replaced by another technique); kept for the tests that reference it.',
+      resolve: (technique) => technique.revoked,
     }),
     revokedByTtpId: t.exposeString('revokedByTtpId', {
       nullable: true,
       description: "ttp id of the technique that replaced a revoked one (ATT&CK's revoked-by relationship), where ATT&CK names one.",
     }),
-    deprecated: t.exposeBoolean('deprecated', { description: 'Deprecated in ATT&CK; kept for the tests that reference it.' }),
+    deprecated: t.boolean({
+      description: 'Deprecated in ATT&CK; kept for the tests that reference it.',
+      resolve: (technique) => technique.deprecated,
+    }),
     url: t.exposeString('url', { nullable: true, description: 'ATT&CK page of the technique.' }),
     mitigations: t.relation('mitigations', {
       description: `ATT&CK mitigations of the technique, with how each applies (at most ${MITIGATION_MAX}).`,
