@@ -41,6 +41,23 @@ export const DEPENDENCY_PATCHES = [
     ],
   },
   {
+    name: "Apollo's document hash: Node's crypto, not a JavaScript SHA-256",
+    file: /[\\/]@apollo[\\/]utils\.createhash[\\/]dist[\\/]index\.js$/,
+    why:
+      "Apollo hashes each GraphQL request's document to find it among those already parsed and validated. It asks for " +
+      "Node's crypto through `module.require`, which a bundled module does not have, and otherwise hashes in JavaScript " +
+      "with sha.js, several times slower. The bundle runs only on Node: it always takes Node's crypto.",
+    replacements: [
+      [
+        `    if (utils_isnodelike_1.isNodeLike && module.require) {
+        return module.require("crypto").createHash(kind);
+    }
+    return require("sha.js")(kind);`,
+        '    return require("node:crypto").createHash(kind);',
+      ],
+    ],
+  },
+  {
     name: "Pothos per-request caches: kept on the request's cache key, not in WeakMaps",
     file: /[\\/]@pothos[\\/]core[\\/](esm|lib)[\\/]utils[\\/]context-cache\.js$/,
     why:

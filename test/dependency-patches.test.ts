@@ -1,3 +1,4 @@
+import { createHash as nodeHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -11,6 +12,7 @@ const installed = {
   prisma: [dependency('@prisma/client/runtime/client.js'), dependency('@prisma/client/runtime/client.mjs')],
   pothos: [dependency('@pothos/core/lib/utils/context-cache.js'), dependency('@pothos/core/esm/utils/context-cache.js')],
   graphql: [dependency('graphql/execution/values.js'), dependency('graphql/execution/execute.js')],
+  apollo: [dependency('@apollo/utils.createhash/dist/index.js')],
 };
 
 /**
@@ -140,5 +142,15 @@ describe('the dependency patches of the build', () => {
     expect(Object.keys(wideAnswer.data.rows[0])).toHaveLength(17);
     expect(argumentsSeen.length).toBeGreaterThan(0);
     expect(argumentsSeen.every((args) => Object.keys(args).length === 0)).toBe(true);
+  });
+
+  it("patched, Apollo's document hash is Node's SHA-256, even where module.require is missing (in the bundle)", () => {
+    const path = installed.apollo[0];
+    const { createHash } = loadPatched(path, dependency('@apollo/utils.createhash/')) as {
+      createHash(kind: string): { update(text: string): { digest(encoding: 'hex'): string } };
+    };
+    const document = '{ test(id: "00000000-0000-0000-0000-000000000000") { id name } }';
+    expect(createHash('sha256').update(document).digest('hex')).toBe(nodeHash('sha256').update(document).digest('hex'));
+    expect(patchSource(readFileSync(path, 'utf8'), path)).not.toContain('sha.js');
   });
 });
