@@ -24,7 +24,10 @@ import { testLifecycle, TEST_STATES } from '../../src/modules/test-runs/state-ma
 import { testRoles } from '../../src/modules/test-runs/permissions.ts';
 
 const env = process.env;
-const secret = new TextEncoder().encode(env.JWT_SECRET ?? '');
+// The key imported once, as Violet does (src/auth/tokens.ts): given bytes, jose imports one for every token.
+const secret = crypto.subtle.importKey('raw', new TextEncoder().encode(env.JWT_SECRET ?? ''), { name: 'HMAC', hash: 'SHA-256' }, false, [
+  'verify',
+]);
 const pool = new pg.Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
@@ -62,7 +65,7 @@ async function authenticate(req: IncomingMessage): Promise<Caller> {
   if (!match) throw new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
   let claims: Record<string, unknown>;
   try {
-    ({ payload: claims } = await jwtVerify(match[1], secret, {
+    ({ payload: claims } = await jwtVerify(match[1], await secret, {
       algorithms: ['HS256'],
       requiredClaims: ['sub', 'jti', 'exp', 'iat', 'sv'],
     }));

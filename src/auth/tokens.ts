@@ -1,4 +1,4 @@
-import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../errors.ts';
@@ -36,16 +36,22 @@ const claimsSchema = z.object({
 
 export class TokenService {
   private constructor(
-    private readonly key: KeyObject,
+    private readonly key: Promise<webcrypto.CryptoKey>,
     readonly ttlMs: number,
   ) {}
 
   /**
-   * Signs with the service secret (src/crypto/service-secret.ts). The key is one `KeyObject`, which jose turns into
-   * a WebCrypto key once and keeps: given the secret's bytes, it imported a key for every token it signed or checked.
+   * Signs with the service secret (src/crypto/service-secret.ts), imported once as the WebCrypto key jose signs and
+   * checks with. Given the secret's bytes, or a `KeyObject` (which it exports to bytes), jose imports a key for every
+   * token it signs or checks.
    */
   static create(secret: string, ttlMs: number): TokenService {
-    return new TokenService(createSecretKey(secret, 'utf8'), ttlMs);
+    const key = webcrypto.subtle.importKey('raw', Buffer.from(secret, 'utf8'), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    key.catch(() => undefined); // a key that cannot be imported fails the first token, not the process
+    return new TokenService(key, ttlMs);
   }
 
   async issue(userId: string, role: Role, sessionVersion: number): Promise<IssuedToken> {
@@ -57,14 +63,17 @@ export class TokenService {
       .setJti(claims.jti)
       .setIssuedAt(claims.iat)
       .setExpirationTime(claims.exp)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, claims };
   }
 
   /** Verifies signature (HS256 only: `alg: none` and others are refused), expiry and the claims' shape. */
   async verify(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], requiredClaims: ['sub', 'jti', 'exp', 'iat', 'sv'] });
+      const { payload } = await jwtVerify(token, await this.key, {
+        algorithms: [ALGORITHM],
+        requiredClaims: ['sub', 'jti', 'exp', 'iat', 'sv'],
+      });
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw new UnauthenticatedError('Invalid token');
       return claims.data;
