@@ -155,10 +155,12 @@ const okRest = (answer: Answer) => answer.status === 200;
 const okGraphql = (answer: Answer) => answer.status === 200 && !answer.body.startsWith('{"errors"') && !answer.body.includes(',"errors":');
 
 /**
- * The three reads answer the same bytes on Violet REST and the baseline (a running timer may tick between them, and a
- * loaded machine may get a 503: up to five attempts).
+ * The three reads answer the same bytes on Violet REST and the baseline, or on the two builds of `--compare` (a running
+ * timer may tick between them, and a loaded machine may get a 503: up to five attempts). Problems name each target.
  */
 async function checkIdentity(violet: Target, raw: Target, kinds: Kind[]): Promise<Map<string, string>> {
+  const [first, second] = [violet.name, raw.name];
+  const width = Math.max(first.length, second.length) + 1;
   const verdicts = new Map<string, string>();
   for (const kind of kinds.filter((candidate) => candidate.raw)) {
     const count = kind.name === 'GET /tests/{id}' ? ROTATION : 1;
@@ -175,14 +177,14 @@ async function checkIdentity(violet: Target, raw: Target, kinds: Kind[]): Promis
         let at = 0;
         while (at < a.body.length && a.body[at] === b.body[at]) at++;
         problem =
-          `${kind.rest(n).path}: Violet ${a.status} (${a.body.length} bytes), baseline ${b.status} (${b.body.length} bytes); first difference at byte ${at}:\n` +
-          `  violet:   …${a.body.slice(Math.max(0, at - 80), at + 80)}\n  baseline: …${b.body.slice(Math.max(0, at - 80), at + 80)}`;
+          `${kind.rest(n).path}: ${first} ${a.status} (${a.body.length} bytes), ${second} ${b.status} (${b.body.length} bytes); first difference at byte ${at}:\n` +
+          `  ${`${first}:`.padEnd(width)} …${a.body.slice(Math.max(0, at - 80), at + 80)}\n  ${`${second}:`.padEnd(width)} …${b.body.slice(Math.max(0, at - 80), at + 80)}`;
         if (a.status === 503 || b.status === 503) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
     }
     const answer = await send(violet, kind.rest(0));
     verdicts.set(kind.name, problem ?? `identical (${count === 1 ? `${answer.body.length} bytes` : `${count} tests`})`);
-    if (problem) throw new Error(`the baseline does not answer like Violet: ${problem}`);
+    if (problem) throw new Error(`${second} does not answer like ${first}: ${problem}`);
   }
   return verdicts;
 }
