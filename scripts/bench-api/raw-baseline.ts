@@ -32,8 +32,7 @@ const pool = new pg.Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
   connectionTimeoutMillis: 5_000,
-  // Violet's session settings (src/db/client.ts): no JIT, prepared statements planned for their values.
-  options: '-c jit=off -c plan_cache_mode=force_custom_plan',
+  options: '-c jit=off',
 });
 
 /** Each statement prepared once per connection and then run by name, as Violet runs its statements (src/db/client.ts). */
