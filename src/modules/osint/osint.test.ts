@@ -452,18 +452,21 @@ describe('feed schedules', () => {
     try {
       const token = await scheduled.tokenFor('admin');
       // The scheduler follows a feed's changes once their events are handled.
+      let lastStatus: unknown;
       const entry = async (id: string) => {
         await eventsSettled(scheduled);
-        return (await scheduled.api('GET', '/system/scheduler-status', { token })).body.jobs.find(
-          (job: any) => job.id === `osint-feed:${id}`,
-        );
+        const status = await scheduled.api('GET', '/system/scheduler-status', { token });
+        lastStatus = status.body;
+        return status.body.jobs.find((job: any) => job.id === `osint-feed:${id}`);
       };
       const created = await scheduled.api('POST', '/osint/feeds', {
         token,
         body: { name: 'Hourly', kind: 'rss', location: `${base}/feeds/rss.xml`, schedule: '15 * * * *' },
       });
       expect(created).toMatchObject({ status: 201, body: { schedule: '15 * * * *', enabled: true } });
-      const next = new Date((await entry(created.body.id)).next_run_time);
+      const first = await entry(created.body.id);
+      expect(first, `the scheduler status after the feed was created: ${JSON.stringify(lastStatus)}`).toBeDefined();
+      const next = new Date(first.next_run_time);
       expect(next.getUTCMinutes()).toBe(15);
       const tooOften = await scheduled.api('PATCH', `/osint/feeds/${created.body.id}`, { token, body: { schedule: '*/5 * * * *' } });
       expect(tooOften).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
