@@ -32,6 +32,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       poolSize: config.DATABASE_POOL_SIZE,
       poolTimeoutMs: config.DATABASE_POOL_TIMEOUT,
       transactionTimeoutMs: config.DATABASE_TRANSACTION_TIMEOUT,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     },
     log,
   );

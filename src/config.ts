@@ -182,6 +182,13 @@ const stores = {
     .prefault('5s')
     .describe('how long a request waits for a free connection; then it answers 503 `SERVICE_BUSY` with `Retry-After`'),
   DATABASE_TRANSACTION_TIMEOUT: duration.prefault('5s').describe('longest interactive transaction of a request'),
+  DATABASE_PREPARED_STATEMENTS: flag
+    .default(true)
+    .describe(
+      'each PostgreSQL connection prepares the statements it runs and reuses them (parsed once instead of on every query, ' +
+        'still planned for its values); `false` behind a pooler in transaction mode that cannot keep prepared statements ' +
+        '(PgBouncer before 1.21)',
+    ),
   EMBEDDED_SHARED_BUFFERS: z
     .string()
     .regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, 'must be a PostgreSQL size such as 32MB')

@@ -32,8 +32,17 @@ const pool = new pg.Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
   connectionTimeoutMillis: 5_000,
-  options: '-c jit=off',
+  // Violet's session settings (src/db/client.ts): no JIT, prepared statements planned for their values.
+  options: '-c jit=off -c plan_cache_mode=force_custom_plan',
 });
+
+/** Each statement prepared once per connection and then run by name, as Violet runs its statements (src/db/client.ts). */
+const statementNames = new Map<string, string>();
+function query<Row extends pg.QueryResultRow = Record<string, any>>(text: string, values?: unknown[]) {
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size + 1}`));
+  return pool.query<Row>({ name, text, values });
+}
 
 const TECHNIQUE_LIST_MAX = 1000;
 const TEST_PAGE = { defaultLimit: 50, maxLimit: 200 };
@@ -76,7 +85,7 @@ async function authenticate(req: IncomingMessage): Promise<Caller> {
   if (typeof sub !== 'string' || !UUID.test(sub) || typeof jti !== 'string' || !UUID.test(jti) || !Number.isInteger(sv)) {
     throw new HttpError(401, 'UNAUTHENTICATED', 'Invalid token');
   }
-  const { rows } = await pool.query<{
+  const { rows } = await query<{
     id: string | null;
     role: Role;
     is_active: boolean;
@@ -172,7 +181,7 @@ function testBody(row: Row, now: number): Row {
 }
 
 async function listTechniques(): Promise<unknown> {
-  return (await pool.query(TECHNIQUE_LIST_SQL)).rows;
+  return (await query(TECHNIQUE_LIST_SQL)).rows;
 }
 
 function pageParameter(url: URL, name: string, fallback: number, max: number): number {
@@ -188,12 +197,12 @@ async function listTests(url: URL): Promise<unknown> {
   const offset = pageParameter(url, 'offset', 0, 2 ** 31 - 1);
   const limit = pageParameter(url, 'limit', TEST_PAGE.defaultLimit, TEST_PAGE.maxLimit);
   const [items, count] = await Promise.all([
-    pool.query(
+    query(
       `SELECT ${TEST_COLUMNS} FROM tests t JOIN techniques k ON k.id = t.technique_id
        ORDER BY t.created_at DESC, t.id DESC LIMIT $1 OFFSET $2`,
       [limit + 1, offset],
     ),
-    pool.query<{ count: number }>('SELECT count(*)::int AS count FROM (SELECT 1 FROM tests LIMIT $1) AS page', [EXACT_TOTAL_MAX + 1]),
+    query<{ count: number }>('SELECT count(*)::int AS count FROM (SELECT 1 FROM tests LIMIT $1) AS page', [EXACT_TOTAL_MAX + 1]),
   ]);
   let total = count.rows[0].count;
   const totalExact = total <= EXACT_TOTAL_MAX;
@@ -210,7 +219,7 @@ let estimate = { rows: 0, until: 0 };
 async function estimatedTests(): Promise<number> {
   const now = performance.now();
   if (estimate.until > now) return estimate.rows;
-  const read = await pool.query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass('tests')");
+  const read = await query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass('tests')");
   estimate = { rows: Math.max(0, Math.round(read.rows[0]?.rows ?? 0)), until: now + ESTIMATE_TTL_MS };
   return estimate.rows;
 }
@@ -218,15 +227,15 @@ async function estimatedTests(): Promise<number> {
 async function getTest(id: string): Promise<unknown> {
   if (!UUID.test(id)) throw new HttpError(400, 'VALIDATION_ERROR', 'id must be a UUID');
   const [test, evidences, evaluations, trackerLinks] = await Promise.all([
-    pool.query(`SELECT ${TEST_COLUMNS} FROM tests t JOIN techniques k ON k.id = t.technique_id WHERE t.id = $1`, [id]),
-    pool.query('SELECT id FROM evidence WHERE test_id = $1 ORDER BY uploaded_at ASC, id ASC LIMIT $2', [id, EVIDENCE_MAX]),
-    pool.query(
+    query(`SELECT ${TEST_COLUMNS} FROM tests t JOIN techniques k ON k.id = t.technique_id WHERE t.id = $1`, [id]),
+    query('SELECT id FROM evidence WHERE test_id = $1 ORDER BY uploaded_at ASC, id ASC LIMIT $2', [id, EVIDENCE_MAX]),
+    query(
       `SELECT id, test_id, rule_id, rule_title, rule_source, rule_external_id, rule_author, triggered, notes,
               evaluated_by, evaluated_at
        FROM detection_evaluations WHERE test_id = $1 ORDER BY evaluated_at DESC, id DESC LIMIT $2`,
       [id, EVALUATION_MAX],
     ),
-    pool.query(
+    query(
       `SELECT id, status, issue_key, issue_url, tracker_status, last_error
        FROM tracker_links WHERE test_id = $1 AND subject_type = 'test' ORDER BY id LIMIT 1`,
       [id],

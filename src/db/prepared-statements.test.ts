@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.ts';
+import { statementNames } from './client.ts';
+
+describe('statement names', () => {
+  it('one name per SQL text, the same each time; texts past the bound stay unnamed', () => {
+    const nameOf = statementNames(2);
+    const first = nameOf({ sql: 'SELECT 1' });
+    expect(first).toMatch(/^violet_\d+$/);
+    expect(nameOf({ sql: 'SELECT 1' })).toBe(first);
+    const second = nameOf({ sql: 'SELECT 2' });
+    expect(second).not.toBe(first);
+    expect(nameOf({ sql: 'SELECT 3' })).toBeUndefined();
+    expect(nameOf({ sql: 'SELECT 2' })).toBe(second);
+  });
+});
+
+const prepared = (app: ReturnType<typeof useTestApp>) =>
+  app.services.prisma.$transaction(async (tx) => {
+    // One session: the transaction keeps its connection for both reads and the look at its prepared statements.
+    await tx.technique.findMany({ where: { ttpId: 'T0000' }, select: { id: true } });
+    const again = await tx.technique.findMany({ where: { ttpId: 'T0001' }, select: { id: true } });
+    const statements = await tx.$queryRaw<{ name: string; statement: string }[]>`
+      SELECT name, statement FROM pg_prepared_statements
+      WHERE statement LIKE '%"techniques"%' AND statement NOT LIKE '%pg_prepared_statements%'`;
+    return { again, statements };
+  });
+
+describe('prepared statements on PostgreSQL', () => {
+  const app = useTestApp();
+
+  it('a connection prepares a statement it runs once and runs it again by name, with new values', async () => {
+    const { again, statements } = await prepared(app);
+    expect(again).toEqual([]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].name).toMatch(/^violet_\d+$/);
+  });
+});
+
+describe('prepared statements switched off (a pooler in transaction mode)', () => {
+  const app = useTestApp({ DATABASE_PREPARED_STATEMENTS: 'false' });
+
+  it('sends every statement unnamed', async () => {
+    const { statements } = await prepared(app);
+    expect(statements).toEqual([]);
+  });
+});
