@@ -15,7 +15,7 @@
  * Options: --scale, --rounds, --seconds, --concurrency (4), --latency-requests (200), --starts (3 starts of Violet for
  * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20),
  * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form, or with --profile-graphql
- * its GraphQL form), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
+ * its GraphQL form), --profile-frames (how many frames to list, 20), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
  * resolve: the three reads on both builds side by side, alternating, for --rounds rounds; CPU per request of each).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
@@ -46,6 +46,7 @@ const { values: options } = parseArgs({
     'profile-seconds': { type: 'string', default: '20' },
     'profile-request': { type: 'string', default: 'GET /tests/{id}' },
     'profile-graphql': { type: 'boolean', default: false },
+    'profile-frames': { type: 'string', default: '20' },
     compare: { type: 'string' },
   },
 });
@@ -502,7 +503,7 @@ async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<v
   } finally {
     await stopServer(violet);
   }
-  const { frames, packages } = await topSelfFrames(directory, from);
+  const { frames, packages } = await topSelfFrames(directory, from, Number(options['profile-frames']));
   console.log('top frames by self time while under load (start-up and warm-up left out):');
   for (const line of frames) console.log(`  ${line}`);
   console.log('self time by package:');
