@@ -127,7 +127,11 @@ describe('data sources', () => {
     await expect.poll(() => page.locator('#source-location-error').textContent()).toMatch(/absolute path/);
     await page.getByLabel('Location').fill(`${files.url}/attack.json`);
     await page.getByRole('button', { name: 'Save source' }).click();
-    await page.getByRole('status').filter({ hasText: 'Source saved.' }).waitFor();
+    const saved = page.getByRole('status').filter({ hasText: 'Source saved.' });
+    await saved.waitFor();
+    // The form is mounted afresh once the saved source is read back: the confirmation stays.
+    await page.waitForLoadState('networkidle');
+    expect(await saved.isVisible()).toBe(true);
 
     const polls: number[] = [];
     page.on('request', (request) => request.postData()?.includes('query AdminDataSource(') && polls.push(Date.now()));
@@ -178,6 +182,8 @@ describe('webhooks', () => {
     await detail.getByLabel('Description').fill('SIEM (edited)');
     await detail.getByRole('button', { name: 'Save webhook' }).click();
     await page.getByRole('cell', { name: 'SIEM (edited)' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await detail.getByRole('status').filter({ hasText: 'Webhook saved.' }).isVisible()).toBe(true);
     await detail.getByRole('button', { name: 'Delete webhook' }).click();
     await page.getByRole('button', { name: 'Confirm deletion' }).click();
     await page.getByRole('status').filter({ hasText: 'Webhook deleted.' }).waitFor();

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
+import type { UpdateDataSourceMutation, UpdateDataSourceMutationVariables } from '../../gql/graphql.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { Field } from '../../components/Field.tsx';
-import { fieldProblem, orNull, useAction, when } from './admin-forms.ts';
+import { type Action, fieldProblem, orNull, useAction, when } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 
 const RUNS_PAGE = 10;
@@ -41,6 +42,8 @@ export function DataSourceDetail(props: { id: string; onChanged(): void }) {
   const [search, setSearch] = useUrlState();
   const offset = offsetIn(search, 'runs');
   const [{ data, error }, refetch] = useQuery({ query: DataSourceDocument, variables: { id: props.id, offset, limit: RUNS_PAGE } });
+  // Held here: the form is keyed by what it saved and mounted afresh once the saved source is read back.
+  const saving = useAction(UpdateDataSourceDocument);
   const source = data?.dataSource;
   const active = source ? ACTIVE.has(source.status) : false;
   const { onChanged } = props;
@@ -66,6 +69,7 @@ export function DataSourceDetail(props: { id: string; onChanged(): void }) {
         location={source.location}
         schedule={source.schedule ?? ''}
         enabled={source.enabled}
+        saving={saving}
         onSaved={() => {
           refetch({ requestPolicy: 'network-only' });
           onChanged();
@@ -115,11 +119,13 @@ const countOf = (value: unknown) =>
         .map(([change, count]) => `${String(count)} ${change}`)
         .join(' ') || '…';
 
-function SourceForm(props: { id: string; location: string; schedule: string; enabled: boolean; onSaved(): void }) {
+type SaveAction = Action<UpdateDataSourceMutation, UpdateDataSourceMutationVariables>;
+
+function SourceForm(props: { id: string; location: string; schedule: string; enabled: boolean; saving: SaveAction; onSaved(): void }) {
   const [location, setLocation] = useState(props.location);
   const [schedule, setSchedule] = useState(props.schedule);
   const [enabled, setEnabled] = useState(props.enabled);
-  const saving = useAction(UpdateDataSourceDocument);
+  const { saving } = props;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (await saving.run({ id: props.id, input: { location, schedule: orNull(schedule), enabled } }, 'Source saved.')) props.onSaved();

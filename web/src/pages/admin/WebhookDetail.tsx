@@ -6,7 +6,7 @@ import { RecordActions } from './RecordActions.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { useAction, when } from './admin-forms.ts';
 import { Outcome } from '../../components/Outcome.tsx';
-import { WebhookForm } from './WebhookForm.tsx';
+import { WebhookForm, useWebhookUpdate } from './WebhookForm.tsx';
 
 const DELIVERY_PAGE = 20;
 const DELIVERY_COLUMNS = ['Created', 'Event', 'Status', 'Attempts', 'Answer', 'Actions'];
@@ -54,6 +54,7 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
   const testing = useAction(TestWebhookDocument);
   const deleting = useAction(DeleteWebhookDocument);
   const redelivering = useAction(RedeliverDocument);
+  const updating = useWebhookUpdate();
   const pending = data?.webhookDeliveries.items.some((delivery) => delivery.status === 'pending') ?? false;
   useEffect(() => {
     if (!pending) return;
@@ -70,6 +71,7 @@ export function WebhookDetail(props: { id: string; events: string[]; onChanged()
         key={`${webhook.url}|${webhook.events.join()}|${String(webhook.isActive)}|${webhook.secret ?? ''}|${webhook.description ?? ''}`}
         events={props.events}
         webhook={webhook}
+        updating={updating}
         onSaved={changed}
       />
       <RecordActions

@@ -29,10 +29,17 @@ export interface WebhookValues {
 const FIELDS = ['url', 'description', 'events', 'secret'];
 
 /**
+ * The edit of a webhook, held by the page that shows it: the form is keyed by what it saved and mounted afresh once
+ * the saved webhook is read back, and the outcome must survive that.
+ */
+export const useWebhookUpdate = () => useAction(UpdateWebhookDocument);
+export type WebhookUpdate = ReturnType<typeof useWebhookUpdate>;
+
+/**
  * Creates a webhook, or edits `webhook` when given. The secret is write-only: the form only says whether one is
  * set, and sends a new one (or its removal) when asked to.
  */
-export function WebhookForm(props: { events: string[]; webhook?: WebhookValues; onSaved(id: string): void }) {
+export function WebhookForm(props: { events: string[]; webhook?: WebhookValues; updating?: WebhookUpdate; onSaved(id: string): void }) {
   const existing = props.webhook;
   const prefix = existing ? 'edit' : 'new';
   const [url, setUrl] = useState(existing?.url ?? '');
@@ -42,7 +49,8 @@ export function WebhookForm(props: { events: string[]; webhook?: WebhookValues; 
   const [secret, setSecret] = useState('');
   const [removeSecret, setRemoveSecret] = useState(false);
   const creating = useAction(CreateWebhookDocument);
-  const updating = useAction(UpdateWebhookDocument);
+  const ownUpdating = useWebhookUpdate();
+  const updating = props.updating ?? ownUpdating;
   const action = existing ? updating : creating;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
