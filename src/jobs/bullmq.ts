@@ -115,9 +115,15 @@ export class BullmqJobRunner implements JobRunner {
     for (const definition of this.definitions.values()) {
       const wanted = definition.schedules ? await definition.schedules(this.services()) : [];
       if (definition.repeat) wanted.push({ id: definition.name, repeat: definition.repeat, data: {} });
-      for (const schedule of wanted.filter(({ id }) => !held.has(id))) {
-        await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
-        restored.push(schedule.id);
+      const missing = wanted.filter(({ id }) => !held.has(id));
+      for (const schedule of missing) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
+      // A record unscheduled since `wanted` was read had its schedule removed before this pass registered it again:
+      // read what is wanted once more and drop what no longer is. (A later change removes or registers its own.)
+      const still =
+        missing.length > 0 && definition.schedules ? new Set((await definition.schedules(this.services())).map(({ id }) => id)) : null;
+      for (const schedule of missing) {
+        if (still && !still.has(schedule.id) && schedule.id !== definition.name) await this.removeSchedule(schedule.id);
+        else restored.push(schedule.id);
       }
     }
     if (restored.length) this.log.warn({ schedules: restored }, 'recurring jobs missing from Redis registered again');
