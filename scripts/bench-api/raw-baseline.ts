@@ -19,6 +19,7 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import pg from 'pg';
 import type { Role } from '../../src/auth/roles.ts';
 import { cursorOf, ESTIMATE_TTL_MS, EXACT_TOTAL_MAX } from '../../src/db/page-totals.ts';
+import { PREPARED_STATEMENTS_MAX, statementNames } from '../../src/db/statement-names.ts';
 import { techniqueRoles } from '../../src/modules/techniques/permissions.ts';
 import { testLifecycle, TEST_STATES } from '../../src/modules/test-runs/state-machine.ts';
 import { testRoles } from '../../src/modules/test-runs/permissions.ts';
@@ -37,11 +38,9 @@ const pool = new pg.Pool({
 });
 
 /** Each statement prepared once per connection and then run by name, as Violet runs its statements (src/db/client.ts). */
-const statementNames = new Map<string, string>();
+const nameOf = statementNames(PREPARED_STATEMENTS_MAX, 'raw_');
 function query<Row extends pg.QueryResultRow = Record<string, any>>(text: string, values?: unknown[]) {
-  let name = statementNames.get(text);
-  if (name === undefined) statementNames.set(text, (name = `raw_${statementNames.size + 1}`));
-  return pool.query<Row>({ name, text, values });
+  return pool.query<Row>({ name: nameOf({ sql: text }), text, values });
 }
 
 const TECHNIQUE_LIST_MAX = 1000;

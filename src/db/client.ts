@@ -4,6 +4,7 @@ import type { Logger } from '../logger.ts';
 import { launchEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
 import { relationLoadStrategyOf } from './relation-loading.ts';
+import { statementNames } from './statement-names.ts';
 
 export { PrismaClient };
 export type { Prisma } from '../generated/prisma/client.ts';
@@ -46,25 +47,6 @@ const SESSION_OPTIONS = '-c jit=off';
  * heaviest analytics (a year of trends, a date range over 100,000 tests) slower in measurement.
  */
 const PREPARED_SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
-
-/** The statements named per process: a bound on what each PostgreSQL session prepares. */
-export const PREPARED_STATEMENTS_MAX = 500;
-
-/**
- * The name of each statement Prisma sends, so that a connection parses it once and then only binds values (a test's
- * detail: 1.0 ms of PostgreSQL's time sent unprepared, 0.5 ms prepared and planned for its values). A name stands for
- * one SQL text, the same on every connection; texts past the first `max` stay unnamed, so that statements whose text
- * varies (lists of values written out) cannot grow a session's prepared statements without bound.
- */
-export function statementNames(max = PREPARED_STATEMENTS_MAX): (query: { sql: string }) => string {
-  const names = new Map<string, string>();
-  return ({ sql }) => {
-    let name = names.get(sql);
-    if (name === undefined && names.size < max) names.set(sql, (name = `violet_${names.size + 1}`));
-    // pg sends a statement without a name unprepared.
-    return name as string;
-  };
-}
 
 /**
  * Opens PostgreSQL at `databaseUrl`, or the embedded PGlite in `dataDir` when none is given, applies pending

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
-import { statementNames } from './client.ts';
+import { statementNames } from './statement-names.ts';
 
 describe('statement names', () => {
   it('one name per SQL text, the same each time; texts past the bound stay unnamed', () => {
