@@ -5,7 +5,16 @@ import type { Logger } from '../logger.ts';
 import { reportOutages, type Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
 import { withTimeout } from './timeout.ts';
-import { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, JOB_CONCURRENCY, QueueName, type JobDefinition, type JobRunner, type Repeat } from './types.ts';
+import {
+  BACKOFF_BASE_MS,
+  DEFAULT_ATTEMPTS,
+  JOB_CONCURRENCY,
+  QueueName,
+  type DynamicSchedule,
+  type JobDefinition,
+  type JobRunner,
+  type Repeat,
+} from './types.ts';
 
 /** Worker presence is shown by health and status answers, which must stay fast when Redis is slow or down. */
 const WORKER_COUNT_TIMEOUT_MS = 1_000;
@@ -113,20 +122,24 @@ export class BullmqJobRunner implements JobRunner {
     }
     const restored: string[] = [];
     for (const definition of this.definitions.values()) {
-      const wanted = definition.schedules ? await definition.schedules(this.services()) : [];
-      if (definition.repeat) wanted.push({ id: definition.name, repeat: definition.repeat, data: {} });
-      const missing = wanted.filter(({ id }) => !held.has(id));
+      const missing = (await this.wantedSchedules(definition)).filter(({ id }) => !held.has(id));
+      if (!missing.length) continue;
       for (const schedule of missing) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
-      // A record unscheduled since `wanted` was read had its schedule removed before this pass registered it again:
-      // read what is wanted once more and drop what no longer is. (A later change removes or registers its own.)
-      const still =
-        missing.length > 0 && definition.schedules ? new Set((await definition.schedules(this.services())).map(({ id }) => id)) : null;
-      for (const schedule of missing) {
-        if (still && !still.has(schedule.id) && schedule.id !== definition.name) await this.removeSchedule(schedule.id);
-        else restored.push(schedule.id);
+      // A record unscheduled since its schedules were read had its schedule removed before this pass registered it
+      // again: read them once more and drop what is no longer wanted. (A later change removes or registers its own.)
+      const still = new Set((await this.wantedSchedules(definition)).map(({ id }) => id));
+      for (const { id } of missing) {
+        if (still.has(id)) restored.push(id);
+        else await this.removeSchedule(id);
       }
     }
     if (restored.length) this.log.warn({ schedules: restored }, 'recurring jobs missing from Redis registered again');
+  }
+
+  /** Every recurring instance of the job: its run-time schedules (read from the database) and its fixed one. */
+  private async wantedSchedules(definition: JobDefinition): Promise<DynamicSchedule[]> {
+    const wanted = definition.schedules ? await definition.schedules(this.services()) : [];
+    return definition.repeat ? [...wanted, { id: definition.name, repeat: definition.repeat, data: {} }] : wanted;
   }
 
   /** Registers the job's run-time schedules and drops those of it that Redis still holds from before. */
