@@ -4,6 +4,7 @@ import { DomainError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { reportOutages, type Redis } from '../redis.ts';
 import type { Services } from '../services.ts';
+import { syncSchedules, type ScheduleSync } from './schedules.ts';
 import { withTimeout } from './timeout.ts';
 import {
   BACKOFF_BASE_MS,
@@ -79,8 +80,8 @@ export class BullmqJobRunner implements JobRunner {
     await Promise.all([...this.queues.values()].map((queue) => queue.waitUntilReady()));
     for (const definition of this.definitions.values()) {
       if (definition.repeat) await this.upsertSchedule(definition.name, definition.name, definition.repeat);
-      if (definition.schedules) await this.registerSchedules(definition);
     }
+    await this.syncSchedules('all');
     if (this.options.process) {
       for (const queue of this.queues.keys()) {
         const worker = new Worker(queue, (job) => this.process(job), {
@@ -116,42 +117,41 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   private async registerMissing(): Promise<void> {
-    const held = new Set<string>();
-    for (const queue of this.queues.values()) {
-      for (const scheduler of await this.reachable(() => queue.getJobSchedulers())) held.add(scheduler.id ?? scheduler.key);
-    }
-    const restored: string[] = [];
-    for (const definition of this.definitions.values()) {
-      const missing = (await this.wantedSchedules(definition)).filter(({ id }) => !held.has(id));
-      if (!missing.length) continue;
-      for (const schedule of missing) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
-      // A record unscheduled since its schedules were read had its schedule removed before this pass registered it
-      // again: read them once more and drop what is no longer wanted. (A later change removes or registers its own.)
-      const still = new Set((await this.wantedSchedules(definition)).map(({ id }) => id));
-      for (const { id } of missing) {
-        if (still.has(id)) restored.push(id);
-        else await this.removeSchedule(id);
-      }
-    }
+    const restored = await this.syncSchedules('missing');
     if (restored.length) this.log.warn({ schedules: restored }, 'recurring jobs missing from Redis registered again');
   }
 
-  /** Every recurring instance of the job: its run-time schedules (read from the database) and its fixed one. */
-  private async wantedSchedules(definition: JobDefinition): Promise<DynamicSchedule[]> {
-    const wanted = definition.schedules ? await definition.schedules(this.services()) : [];
-    return definition.repeat ? [...wanted, { id: definition.name, repeat: definition.repeat, data: {} }] : wanted;
+  /** Ids of the schedules Redis holds now, with the job each one runs. */
+  private async heldSchedules(): Promise<Map<string, string>> {
+    const held = new Map<string, string>();
+    for (const queue of this.queues.values()) {
+      for (const scheduler of await this.reachable(() => queue.getJobSchedulers())) held.set(scheduler.id ?? scheduler.key, scheduler.name);
+    }
+    return held;
   }
 
-  /** Registers the job's run-time schedules and drops those of it that Redis still holds from before. */
-  private async registerSchedules(definition: JobDefinition): Promise<void> {
-    const wanted = await definition.schedules!(this.services());
-    for (const schedule of wanted) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
-    const queue = this.queueOf(definition);
-    const keep = new Set(wanted.map((schedule) => schedule.id));
-    for (const scheduler of await queue.getJobSchedulers()) {
-      const id = scheduler.id ?? scheduler.key;
-      if (scheduler.name === definition.name && !keep.has(id)) await queue.removeJobScheduler(id);
+  /**
+   * Brings every job's run-time schedules in line with the database (src/jobs/schedules.ts), from what Redis held
+   * before; `missing` also registers the fixed schedules Redis lost. Returns the ids it registered.
+   */
+  private async syncSchedules(sync: ScheduleSync): Promise<string[]> {
+    const held = await this.heldSchedules();
+    const registered: string[] = [];
+    for (const definition of this.definitions.values()) {
+      if (sync === 'missing' && definition.repeat && !held.has(definition.name)) {
+        await this.upsertSchedule(definition.name, definition.name, definition.repeat);
+        registered.push(definition.name);
+      }
+      // Redis is asked for ids only: `all` registers every wanted schedule again.
+      const own = new Map<string, undefined>();
+      for (const [id, name] of held) if (name === definition.name && id !== definition.name) own.set(id, undefined);
+      const writes = {
+        register: (schedule: DynamicSchedule) => this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data),
+        remove: (id: string) => this.removeSchedule(id),
+      };
+      registered.push(...(await syncSchedules(definition, this.services(), own, writes, sync)));
     }
+    return registered;
   }
 
   async upsertSchedule(id: string, jobName: string, repeat: Repeat, data: Record<string, unknown> = {}): Promise<void> {
@@ -172,9 +172,7 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   async reconcileSchedules(): Promise<void> {
-    for (const definition of this.definitions.values()) {
-      if (definition.schedules) await this.registerSchedules(definition);
-    }
+    await this.syncSchedules('all');
   }
 
   private unavailable(): ServiceUnavailableError {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError } from './errors.ts';
+import { syncSchedules } from './schedules.ts';
 import { CronExpressionParser } from 'cron-parser';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -77,18 +78,24 @@ export class InProcessJobRunner implements JobRunner {
   assertAvailable(): void {}
 
   async reconcileSchedules(): Promise<void> {
+    // What this process held before the database is read (src/jobs/schedules.ts).
+    const held = [...this.schedules.values()];
     for (const definition of this.definitions.values()) {
-      if (!definition.schedules) continue;
-      const wanted = await definition.schedules(this.services());
-      for (const schedule of wanted) {
-        const held = this.schedules.get(schedule.id);
-        const same = held && JSON.stringify([held.repeat, held.data]) === JSON.stringify([schedule.repeat, schedule.data]);
-        if (!same) await this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data);
-      }
-      const keep = new Set(wanted.map((schedule) => schedule.id));
-      for (const [id, schedule] of this.schedules) {
-        if (schedule.definition === definition && !keep.has(id)) await this.removeSchedule(id);
-      }
+      const own = new Map(
+        held
+          .filter((schedule) => schedule.definition === definition && schedule.id !== definition.name)
+          .map((schedule) => [schedule.id, schedule]),
+      );
+      await syncSchedules(
+        definition,
+        this.services(),
+        own,
+        {
+          register: (schedule) => this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data),
+          remove: (id) => this.removeSchedule(id),
+        },
+        'all',
+      );
     }
   }
 
