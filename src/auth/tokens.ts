@@ -34,7 +34,17 @@ const claimsSchema = z.object({
   exp: z.number().int(),
 });
 
+/**
+ * Tokens whose signature and claims were checked, remembered so that a client's next requests skip the HMAC (about a
+ * twentieth of a small request's CPU, run through WebCrypto's job queue). Only tokens this service signed get in, and
+ * the oldest entry makes room for a new one, so holding them is bounded: 10,000 tokens of about 300 bytes.
+ */
+export const VERIFIED_TOKENS = 10_000;
+
 export class TokenService {
+  /** Checked tokens and their claims, oldest first (see VERIFIED_TOKENS). Revocation is checked on every request, not here. */
+  private readonly verified = new Map<string, Readonly<TokenClaims>>();
+
   private constructor(
     private readonly key: Promise<webcrypto.CryptoKey>,
     readonly ttlMs: number,
@@ -67,8 +77,17 @@ export class TokenService {
     return { token, claims };
   }
 
-  /** Verifies signature (HS256 only: `alg: none` and others are refused), expiry and the claims' shape. */
-  async verify(token: string): Promise<TokenClaims> {
+  /**
+   * Verifies signature (HS256 only: `alg: none` and others are refused), expiry and the claims' shape. A token checked
+   * before has only its expiry checked again, with jose's rule (expired from the second of `exp` on).
+   */
+  async verify(token: string): Promise<Readonly<TokenClaims>> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > Math.floor(Date.now() / 1000)) return known;
+      this.verified.delete(token);
+      throw new UnauthenticatedError('Token has expired');
+    }
     try {
       const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
@@ -76,7 +95,10 @@ export class TokenService {
       });
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw new UnauthenticatedError('Invalid token');
-      return claims.data;
+      if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
+      const checked = Object.freeze(claims.data);
+      this.verified.set(token, checked);
+      return checked;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');
       throw new UnauthenticatedError('Invalid token');
