@@ -2,6 +2,7 @@ import { databaseRevocations } from './auth/revocations.ts';
 import { createSsoState } from './auth/sso-state.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { TokenService } from './auth/tokens.ts';
+import { SessionCache } from './auth/session-cache.ts';
 import { createResultCache } from './cache.ts';
 import { SecretKeyring } from './crypto/secret-box.ts';
 import { serviceSecret } from './crypto/service-secret.ts';
@@ -58,6 +59,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     prisma: db.prisma,
     bus,
     tokens: TokenService.create(secret, config.JWT_TTL),
+    sessions: new SessionCache(config.SESSION_CACHE, bus),
     secrets: new SecretKeyring(secret),
     revocations: databaseRevocations(db.prisma),
     loginThrottle: new LoginThrottle({
@@ -92,6 +94,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       await services.outbox.stop();
       await services.samlVerifier.close();
       await services.jobs.close();
+      services.sessions.dispose();
       await bus.close();
       subscriber?.disconnect();
       requestRedis?.disconnect();

@@ -216,6 +216,12 @@ const signIn = {
         'share `DATA_DIR`). The keys of secrets stored in the database (the SMTP password) derive from it: changing it makes them unreadable',
     ),
   JWT_TTL: duration.prefault('8h').describe('lifetime of session tokens'),
+  SESSION_CACHE: duration
+    .prefault('1s')
+    .describe(
+      "how long a token's user and revocation, once read, answer its next requests (0: read on every request); changes made " +
+        'through the service take effect at once in every process, changes written to the database by hand within this time',
+    ),
   ADMIN_PASSWORD: z
     .string()
     .min(12, 'ADMIN_PASSWORD must be at least 12 characters')

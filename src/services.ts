@@ -1,6 +1,7 @@
 import type { RevocationStore } from './auth/revocations.ts';
 import type { SsoState } from './auth/sso-state.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
+import type { SessionCache } from './auth/session-cache.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ResultCache } from './cache.ts';
 import type { Config } from './config.ts';
@@ -24,6 +25,7 @@ export interface Services {
   prisma: PrismaClient;
   bus: EventBus;
   tokens: TokenService;
+  sessions: SessionCache;
   /** Keys for secrets stored in the database (webhook secrets, the SMTP password), derived from the service secret. */
   secrets: SecretKeyring;
   revocations: RevocationStore;

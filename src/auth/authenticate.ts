@@ -5,7 +5,7 @@ import type { Authentication } from '../graphql/context.ts';
 import type { Services } from '../services.ts';
 import type { Principal } from './access.ts';
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts';
-import type { Role } from './roles.ts';
+import type { SessionRow } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'svc_token';
 /** How stale `last_used_at` of an API key may get before it is written again. */
@@ -22,20 +22,24 @@ export function credentialOf(headers: IncomingHttpHeaders): string | null {
   return cookieHeader ? (parseCookies(cookieHeader)[SESSION_COOKIE] ?? null) : null;
 }
 
-/** What authentication reads: the database (users, API keys and revoked tokens) and the token signer. */
-export type AuthenticationDeps = Pick<Services, 'prisma' | 'tokens'>;
+/** What authentication reads: the database (users, API keys and revoked tokens), the token signer and the session cache. */
+export type AuthenticationDeps = Pick<Services, 'prisma' | 'tokens' | 'sessions'>;
 
 /**
- * Resolves a credential to a principal. The user is read on every request, so deactivation, role changes
- * and revocations take effect at once. Invalid credentials are reported, not thrown: public operations
- * still work with a stale cookie.
+ * Resolves a credential to a principal. A token's user and revocation are read at most SESSION_CACHE before (see
+ * SessionCache: changes made through the service take effect at once); `fresh` reads them now. Invalid credentials
+ * are reported, not thrown: public operations still work with a stale cookie.
  */
-export async function authenticate(services: AuthenticationDeps, credential: string | null): Promise<Authentication> {
+export async function authenticate(
+  services: AuthenticationDeps,
+  credential: string | null,
+  { fresh = false } = {},
+): Promise<Authentication> {
   if (credential === null) return { principal: null };
   try {
     const principal = looksLikeApiKey(credential)
       ? await principalFromApiKey(services, credential)
-      : await principalFromToken(services, credential);
+      : await principalFromToken(services, credential, fresh);
     return { principal };
   } catch (error) {
     if (error instanceof UnauthenticatedError) return { principal: null, failure: error };
@@ -43,35 +47,28 @@ export async function authenticate(services: AuthenticationDeps, credential: str
   }
 }
 
-/** What a session token's request needs of its user, and whether the token was revoked: one statement per request. */
-interface SessionRow {
-  id: string;
-  username: string;
-  role: Role;
-  isActive: boolean;
-  mustChangePassword: boolean;
-  sessionVersion: number;
-  revoked: boolean;
-}
-
-async function principalFromToken(services: AuthenticationDeps, token: string): Promise<Principal> {
+async function principalFromToken(services: AuthenticationDeps, token: string, fresh: boolean): Promise<Principal> {
   const claims = await services.tokens.verify(token);
-  const [row] = await services.prisma.$queryRaw<SessionRow[]>`
-    SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti}) AS revoked,
-           u.id::text AS id, u.username, u.role::text AS role, u.is_active AS "isActive",
-           u.must_change_password AS "mustChangePassword", u.session_version AS "sessionVersion"
-    FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = ${claims.sub}::uuid`;
+  // One statement: the user and whether the token was revoked.
+  const read = async () =>
+    (
+      await services.prisma.$queryRaw<SessionRow[]>`
+        SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti}) AS revoked,
+               u.id::text AS id, u.username, u.role::text AS role, u.is_active AS "isActive",
+               u.must_change_password AS "mustChangePassword", u.session_version AS "sessionVersion"
+        FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = ${claims.sub}::uuid`
+    )[0];
+  const row = fresh ? await read() : await services.sessions.get(claims.jti, read);
   if (row.revoked) throw new UnauthenticatedError('Token has been revoked');
-  const user = row.id ? row : null;
-  if (!user?.isActive) throw new UnauthenticatedError('Account is disabled');
-  if (claims.sv !== user.sessionVersion) {
+  if (!row.id || !row.isActive) throw new UnauthenticatedError('Account is disabled');
+  if (claims.sv !== row.sessionVersion) {
     throw new UnauthenticatedError('Token predates a password change');
   }
   return {
-    userId: user.id,
-    username: user.username,
-    role: user.role,
-    mustChangePassword: user.mustChangePassword,
+    userId: row.id,
+    username: row.username,
+    role: row.role,
+    mustChangePassword: row.mustChangePassword,
     via: 'token',
     jti: claims.jti,
     expiresAt: new Date(claims.exp * 1000),

@@ -63,7 +63,7 @@ export class LiveSessions {
   async track(socket: WebSocket, credential: string | null): Promise<string | null> {
     if (!credential) return null;
     const heardBefore = this.eventsHeard;
-    const { principal } = await authenticate(this.services, credential);
+    const { principal } = await authenticate(this.services, credential, { fresh: true });
     if (!principal || socket.readyState !== socket.OPEN) return null;
     const live: LiveSocket = { socket, credential, userId: principal.userId, role: principal.role };
     const sockets = this.byUser.get(live.userId) ?? new Set<LiveSocket>();
@@ -77,7 +77,7 @@ export class LiveSessions {
   /** Closes the user's connections whose credential no longer signs in, or whose role changed. */
   private async recheck(userId: string): Promise<void> {
     for (const live of [...(this.byUser.get(userId) ?? [])]) {
-      const { principal, failure } = await authenticate(this.services, live.credential);
+      const { principal, failure } = await authenticate(this.services, live.credential, { fresh: true });
       if (!principal) this.close(live, SESSION_ENDED, failure?.message ?? 'Session ended');
       else if (principal.role !== live.role) this.close(live, ACCESS_CHANGED, 'Role changed: reconnect');
     }

@@ -26,7 +26,10 @@ describe('users: recovering a lost admin password from the command line', () => 
     const temporary = /New temporary password for [^:]+: (\S+)/.exec(stdout)?.[1];
     expect(temporary).toBeTruthy();
 
-    expect((await app.api('GET', '/users/me', { token: oldSession })).body).toMatchObject({ code: 'NOT_AUTHENTICATED' });
+    // Written to the database by another process, unannounced: the old session ends within SESSION_CACHE (1 s).
+    await expect
+      .poll(async () => (await app.api('GET', '/users/me', { token: oldSession })).body, { timeout: 5_000 })
+      .toMatchObject({ code: 'NOT_AUTHENTICATED' });
     const fresh = await app.login(admin.username, temporary);
     expect(await app.api('GET', '/users/me', { token: fresh })).toMatchObject({ status: 403, body: { code: 'PASSWORD_CHANGE_REQUIRED' } });
     const audit = await app.services.prisma.auditLog.findFirst({ where: { action: 'reset_password', entityId: admin.id } });
