@@ -218,9 +218,11 @@ const signIn = {
   JWT_TTL: duration.prefault('8h').describe('lifetime of session tokens'),
   SESSION_CACHE: duration
     .prefault('1s')
+    .pipe(z.number().max(60_000, 'SESSION_CACHE is at most 60s'))
     .describe(
-      "how long a token's user and revocation, once read, answer its next requests (0: read on every request); changes made " +
-        'through the service take effect at once in every process, changes written to the database by hand within this time',
+      "how long a token's user and revocation, once read, answer its next requests (0: read on every request; at most 60s); " +
+        'changes made through the service take effect at once in every process sharing the Redis event bus, changes written ' +
+        'to the database by hand within this time',
     ),
   ADMIN_PASSWORD: z
     .string()

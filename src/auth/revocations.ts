@@ -9,7 +9,8 @@ export interface RevocationStore {
 
 /**
  * Revocations live in PostgreSQL, with or without Redis: a logout must survive a Redis outage, restart or
- * flush. The check is part of the statement that reads the user on every request (src/auth/authenticate.ts).
+ * flush. The check is part of the statement that reads the user (src/auth/authenticate.ts), at most SESSION_CACHE
+ * before a request; a logout announces itself, and every process forgets that session at once (src/auth/session-cache.ts).
  */
 export function databaseRevocations(prisma: PrismaClient): RevocationStore {
   return {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { EventBus } from '../events/bus.ts';
 import type { Role } from './roles.ts';
 
@@ -20,9 +21,10 @@ export const SESSION_CACHE_ENTRIES = 10_000;
  * burst of requests reads its user and revocation once: a test's detail then costs one statement instead of two.
  *
  * Changes made through the service take effect at once all the same: a logout and every change to a user (role,
- * deactivation, password) announce themselves on the event bus after their commit, in this process at once and in the
- * others through Redis, and the rows of that user are forgotten. What can be missed (a change written to the database
- * by hand, or an announcement lost while Redis is unreachable) is seen at the latest SESSION_CACHE later.
+ * deactivation, password, the command-line reset) announce themselves on the event bus after their commit, in this
+ * process at once and in the others sharing its Redis within Redis' delivery, and the rows of that user are forgotten.
+ * While this process cannot hear the others (its Redis subscriber is down), it reads every session and keeps none.
+ * A change written to the database by hand is seen at the latest SESSION_CACHE later.
  * A read under way while an announcement arrives is used but not kept: it may predate the change.
  */
 export class SessionCache {
@@ -33,7 +35,7 @@ export class SessionCache {
 
   constructor(
     private readonly ttlMs: number,
-    bus: EventBus,
+    private readonly bus: EventBus,
   ) {
     this.stopListening = [
       bus.on('session.ended', (event) => this.forgetUser(event.payload.userId)),
@@ -43,14 +45,18 @@ export class SessionCache {
 
   /** The session row of token `jti`: remembered, or read with `read` (and remembered). */
   async get(jti: string, read: () => Promise<SessionRow>): Promise<SessionRow> {
+    if (!this.bus.hearsOthers()) {
+      this.rows.clear();
+      return read();
+    }
     const known = this.rows.get(jti);
-    if (known && known.until > Date.now()) return known.row;
+    if (known && known.until > performance.now()) return known.row;
     const heardBefore = this.heard;
     const row = await read();
-    if (this.ttlMs > 0 && this.heard === heardBefore) {
+    if (this.ttlMs > 0 && this.heard === heardBefore && this.bus.hearsOthers()) {
       this.rows.delete(jti);
       if (this.rows.size >= SESSION_CACHE_ENTRIES) this.rows.delete(this.rows.keys().next().value!);
-      this.rows.set(jti, { row, until: Date.now() + this.ttlMs });
+      this.rows.set(jti, { row, until: performance.now() + this.ttlMs });
     }
     return row;
   }

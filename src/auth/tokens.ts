@@ -42,7 +42,7 @@ const claimsSchema = z.object({
 export const VERIFIED_TOKENS = 10_000;
 
 export class TokenService {
-  /** Checked tokens and their claims, oldest first (see VERIFIED_TOKENS). Revocation is checked on every request, not here. */
+  /** Checked tokens and their claims, oldest first (see VERIFIED_TOKENS). Revocation is not checked here (src/auth/session-cache.ts). */
   private readonly verified = new Map<string, Readonly<TokenClaims>>();
 
   private constructor(

@@ -69,6 +69,14 @@ export class EventBus {
     }
   }
 
+  /**
+   * Whether the events of other processes reach this one now: always in-process (there are none), over Redis while
+   * the subscriber's connection is up. Announcements made while it is down are lost, not replayed.
+   */
+  hearsOthers(): boolean {
+    return !this.subscriber || this.subscriber.status === 'ready';
+  }
+
   /** Runs `handler` for every event of `type`; returns the unsubscribe function. */
   on<K extends DomainEventType>(type: K, handler: Handler<K>): () => void {
     const listener = (event: DomainEvent) => {

@@ -4,6 +4,7 @@ import type { PrismaClient } from '../../db/client.ts';
 import { equalsText } from '../../db/search.ts';
 
 export interface RecoveredAccount {
+  userId: string;
   username: string;
   /** Shown once to the operator; the user must change it at the next sign-in. */
   temporaryPassword: string;
@@ -41,6 +42,6 @@ export async function issueTemporaryPassword(prisma: PrismaClient, username: str
         details: { username: user.username, via: 'command line' },
       },
     });
-    return { username: user.username, temporaryPassword, inactive: !user.isActive };
+    return { userId: user.id, username: user.username, temporaryPassword, inactive: !user.isActive };
   });
 }
