@@ -15,7 +15,8 @@
  * Options: --scale, --rounds, --seconds, --concurrency (4), --latency-requests (200), --starts (3 starts of Violet for
  * the start time), --log-level (Violet's LOG_LEVEL, default warn: no log line per request), --profile-seconds (20),
  * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form, or with --profile-graphql
- * its GraphQL form), --profile-frames (how many frames to list, 20), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
+ * its GraphQL form), --profile-frames (how many frames to list, 20), --profile-dir (a new or empty directory to keep the .cpuprofile files in,
+ * for DevTools or a flame graph; the load starts at the microsecond printed, in the profile's clock), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
  * resolve: the three reads on both builds side by side, alternating, for --rounds rounds; CPU per request of each).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
@@ -47,6 +48,7 @@ const { values: options } = parseArgs({
     'profile-request': { type: 'string', default: 'GET /tests/{id}' },
     'profile-graphql': { type: 'boolean', default: false },
     'profile-frames': { type: 'string', default: '20' },
+    'profile-dir': { type: 'string' },
     compare: { type: 'string' },
   },
 });
@@ -482,7 +484,7 @@ async function compare(violetEnv: NodeJS.ProcessEnv, dataDir: string, directory:
 
 /** Violet under `node --cpu-prof`, answering --profile-request (REST, --concurrency clients) for --profile-seconds: the frames with the most self time. */
 async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
-  const directory = join(dataDir, 'profile');
+  const directory = resolve(options['profile-dir'] ?? join(dataDir, 'profile'));
   const violet = await startServer('Violet', violetEntry, violetEnv, [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${directory}`]);
   let from = Number.POSITIVE_INFINITY;
   try {
@@ -503,6 +505,7 @@ async function profile(violetEnv: NodeJS.ProcessEnv, dataDir: string): Promise<v
   } finally {
     await stopServer(violet);
   }
+  if (options['profile-dir']) console.log(`profiles kept in ${directory}; the load started at ${from} µs`);
   const { frames, packages } = await topSelfFrames(directory, from, Number(options['profile-frames']));
   console.log('top frames by self time while under load (start-up and warm-up left out):');
   for (const line of frames) console.log(`  ${line}`);
