@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, useTestApp, type TestApp } from '../../test/helpers/app.ts';
-import { countQueries } from '../../test/helpers/queries.ts';
+import { countQueries, SESSION_READ } from '../../test/helpers/queries.ts';
 import { loadConfig } from '../config.ts';
 import { EventBus, event } from '../events/bus.ts';
 import { createLogger } from '../logger.ts';
 import { SessionCache, type SessionRow } from './session-cache.ts';
-
-/** The statement that reads a token's session (src/auth/authenticate.ts). */
-const SESSION_READ = /FROM revoked_tokens WHERE jti/;
 
 const me = (app: TestApp, token: string) => app.api('GET', '/users/me', { token });
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setNewest } from '../bounded-map.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Role } from './roles.ts';
 
@@ -54,9 +55,7 @@ export class SessionCache {
     const heardBefore = this.heard;
     const row = await read();
     if (this.ttlMs > 0 && this.heard === heardBefore && this.bus.hearsOthers()) {
-      this.rows.delete(jti);
-      if (this.rows.size >= SESSION_CACHE_ENTRIES) this.rows.delete(this.rows.keys().next().value!);
-      this.rows.set(jti, { row, until: performance.now() + this.ttlMs });
+      setNewest(this.rows, jti, { row, until: performance.now() + this.ttlMs }, SESSION_CACHE_ENTRIES);
     }
     return row;
   }

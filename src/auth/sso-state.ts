@@ -1,4 +1,5 @@
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
+import { setNewest } from '../bounded-map.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
@@ -82,8 +83,7 @@ class ExpiringMap {
   add(key: string, value: string, expiresAt: number): boolean {
     this.sweep();
     if (this.get(key)) return false;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, createdAt: Date.now(), expiresAt });
+    setNewest(this.entries, key, { value, createdAt: Date.now(), expiresAt }, this.max);
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
+import { setNewest } from '../bounded-map.ts';
 import { UnauthenticatedError } from '../errors.ts';
 import { Role } from './roles.ts';
 
@@ -95,9 +96,8 @@ export class TokenService {
       });
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw new UnauthenticatedError('Invalid token');
-      if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
       const checked = Object.freeze(claims.data);
-      this.verified.set(token, checked);
+      setNewest(this.verified, token, checked, VERIFIED_TOKENS);
       return checked;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('Token has expired');

@@ -144,7 +144,7 @@ export class BullmqJobRunner implements JobRunner {
       }
       // Redis is asked for ids only: `all` registers every wanted schedule again.
       const own = new Map<string, undefined>();
-      for (const [id, name] of held) if (name === definition.name && id !== definition.name) own.set(id, undefined);
+      for (const [id, name] of held) if (name === definition.name) own.set(id, undefined);
       const writes = {
         register: (schedule: DynamicSchedule) => this.upsertSchedule(schedule.id, definition.name, schedule.repeat, schedule.data),
         remove: (id: string) => this.removeSchedule(id),

@@ -81,11 +81,7 @@ export class InProcessJobRunner implements JobRunner {
     // What this process held before the database is read (src/jobs/schedules.ts).
     const held = [...this.schedules.values()];
     for (const definition of this.definitions.values()) {
-      const own = new Map(
-        held
-          .filter((schedule) => schedule.definition === definition && schedule.id !== definition.name)
-          .map((schedule) => [schedule.id, schedule]),
-      );
+      const own = new Map(held.filter((schedule) => schedule.definition === definition).map((schedule) => [schedule.id, schedule]));
       await syncSchedules(
         definition,
         this.services(),

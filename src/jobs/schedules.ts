@@ -25,8 +25,9 @@ const sameSchedule = (held: DynamicSchedule | undefined, wanted: DynamicSchedule
  *   created meanwhile) is not in it, and so is never taken for a stale one.
  * - Before removing anything or keeping what it registered, the pass reads the database again: a record unscheduled
  *   meanwhile does not get its schedule back, and one scheduled meanwhile keeps it.
- * `held` maps the ids of the job's run-time schedules to their recurrence and data where the runner knows them (an
- * entry known by its id only is registered again by `all`). Returns the ids it registered and left in place.
+ * `held` maps the ids of the job's schedules (its fixed one, under its name, is left alone) to their recurrence and
+ * data where the runner knows them (an entry known by its id only is registered again by `all`). Returns the ids it
+ * registered and left in place.
  */
 export async function syncSchedules(
   definition: JobDefinition,
@@ -38,10 +39,11 @@ export async function syncSchedules(
   if (!definition.schedules) return [];
   const wanted = await definition.schedules(services);
   const wantedIds = new Set(wanted.map(({ id }) => id));
+  // The job's fixed schedule (registered under its name) is not one of its run-time ones.
+  const stale = sync === 'all' ? [...held.keys()].filter((id) => id !== definition.name && !wantedIds.has(id)) : [];
   const registering = wanted.filter((schedule) =>
     sync === 'missing' ? !held.has(schedule.id) : !sameSchedule(held.get(schedule.id), schedule),
   );
-  const stale = sync === 'all' ? [...held.keys()].filter((id) => !wantedIds.has(id)) : [];
   if (!registering.length && !stale.length) return [];
   for (const schedule of registering) await writes.register(schedule);
   const still = new Set((await definition.schedules(services)).map(({ id }) => id));

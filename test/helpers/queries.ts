@@ -10,7 +10,7 @@ function sqlOf(statement: unknown): string {
  * The statement that reads a token's user and revocation (src/auth/authenticate.ts). A request sends it or not
  * depending on the requests of the last second with the same token (src/auth/session-cache.ts).
  */
-const SESSION_READ = /FROM revoked_tokens WHERE jti/;
+export const SESSION_READ = /FROM revoked_tokens WHERE jti/;
 
 /**
  * Counts the SQL statements the server sends while `work` runs (the server runs in this process, on the `pg`
