@@ -15,6 +15,7 @@ import {
 import { assertAccess } from '../src/auth/access.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
+import { callerKind } from '../src/graphql/catalog-cache.ts';
 import { assertCleanInput } from '../src/graphql/input-guard.ts';
 import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
@@ -29,6 +30,7 @@ import { isCustom, type GraphqlRoute, type Route } from './types.ts';
 /** A GraphQL operation parsed and validated once, at start-up. */
 export interface PreparedOperation {
   document: DocumentNode;
+  definition: OperationDefinitionNode;
   rootKey: string;
   variableTypes: Map<string, GraphQLInputType>;
 }
@@ -61,7 +63,7 @@ export function prepareOperation(
   for (const definition of operation.variableDefinitions ?? []) {
     variableTypes.set(definition.variable.name.value, typeFromAST(schema, definition.type as never) as GraphQLInputType);
   }
-  return { document, rootKey: (roots[0].alias ?? roots[0].name).value, variableTypes };
+  return { document, definition: operation, rootKey: (roots[0].alias ?? roots[0].name).value, variableTypes };
 }
 
 /** Executes a prepared operation in-process and returns its root field, or throws the domain error. */
@@ -124,6 +126,38 @@ function assertRequestInput(req: Request): void {
   if (req.body !== undefined) assertCleanInput(req.body, (path) => (path.length ? path.join('.') : null));
 }
 
+/**
+ * A read of the ATT&CK catalog only (src/graphql/catalog-cache.ts): answered with the JSON kept for the catalog's
+ * current version, or computed, answered and kept. False when the row is not such a read.
+ */
+async function answerFromCatalog(
+  schema: GraphQLSchema,
+  route: GraphqlRoute,
+  operation: PreparedOperation,
+  variables: Record<string, unknown>,
+  context: Context,
+  run: () => Promise<unknown>,
+  res: Response,
+): Promise<boolean> {
+  const cache = context.services.catalogCache;
+  const kind = callerKind(context.auth.principal);
+  if (route.method !== 'GET' || !cache.enabled || !kind || !cache.reads(schema, operation.document, operation.definition)) return false;
+  const version = await cache.version();
+  if (!version) return false;
+  const key = ['rest', kind, route.path, JSON.stringify(variables)].join('\n');
+  let body = cache.get(key, version) as string | undefined;
+  if (body === undefined) {
+    body = JSON.stringify(await run()) ?? 'null';
+    cache.set(key, version, body, body.length + key.length);
+  }
+  // As res.json() would send it: the same bytes and Content-Type.
+  res
+    .status(route.status ?? 200)
+    .type('application/json')
+    .send(body);
+  return true;
+}
+
 export type ContextFactory = (req: Request) => Promise<Context>;
 
 /** The rate-limit budget a row draws from (also stated per operation in the OpenAPI document). */
@@ -172,7 +206,10 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
       const operation = prepare(route.document);
       const sources = sourcesOf(route, operation.variableTypes);
       const restNameOf = (variable: string) => sources.get(variable)?.name ?? null;
-      const data = await runOperation(schema, operation, variablesFor(route, operation, req), context, route.wholeData, restNameOf);
+      const variables = variablesFor(route, operation, req);
+      const run = () => runOperation(schema, operation, variables, context, route.wholeData, restNameOf);
+      if (await answerFromCatalog(schema, route, operation, variables, context, run, res)) return;
+      const data = await run();
       const status = route.status ?? 200;
       if (status === 204) res.status(204).end();
       else res.status(status).json(data);

@@ -13,6 +13,7 @@ import express, { type Request } from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
+import { catalogCachePlugin } from './graphql/catalog-cache.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';
 import { cleanLiteralsRule, inputGuardPlugin, subscriptionInputProblem } from './graphql/input-guard.ts';
@@ -184,6 +185,7 @@ export async function createApp(services: Services): Promise<App> {
         },
       },
       ...apolloLimited.plugins,
+      catalogCachePlugin(schema, services.catalogCache),
     ],
   });
   await apollo.start();

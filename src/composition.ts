@@ -3,6 +3,7 @@ import { createSsoState } from './auth/sso-state.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { TokenService } from './auth/tokens.ts';
 import { SessionCache } from './auth/session-cache.ts';
+import { CatalogCache, catalogVersion } from './graphql/catalog-cache.ts';
 import { createResultCache } from './cache.ts';
 import { SecretKeyring } from './crypto/secret-box.ts';
 import { serviceSecret } from './crypto/service-secret.ts';
@@ -60,6 +61,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     bus,
     tokens: TokenService.create(secret, config.JWT_TTL),
     sessions: new SessionCache(config.SESSION_CACHE, bus),
+    catalogCache: new CatalogCache(config.CATALOG_CACHE_MB * 2 ** 20, (catalog) => catalogVersion(db.prisma, catalog)),
     secrets: new SecretKeyring(secret),
     revocations: databaseRevocations(db.prisma),
     loginThrottle: new LoginThrottle({

@@ -224,6 +224,15 @@ const signIn = {
         'changes made through the service take effect at once in every process sharing the Redis event bus, changes written ' +
         'to the database by hand within this time',
     ),
+  CATALOG_CACHE_MB: z.coerce
+    .number()
+    .min(0)
+    .max(1024)
+    .default(32)
+    .describe(
+      'memory for answers of ATT&CK catalog reads (the technique list), kept per catalog version and caller role; ' +
+        'every request still reads the version, so a change is seen at once (0: keep none)',
+    ),
   ADMIN_PASSWORD: z
     .string()
     .min(12, 'ADMIN_PASSWORD must be at least 12 characters')

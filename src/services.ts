@@ -1,6 +1,7 @@
 import type { RevocationStore } from './auth/revocations.ts';
 import type { SsoState } from './auth/sso-state.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
+import type { CatalogCache } from './graphql/catalog-cache.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ResultCache } from './cache.ts';
@@ -26,6 +27,8 @@ export interface Services {
   bus: EventBus;
   tokens: TokenService;
   sessions: SessionCache;
+  /** Answers of ATT&CK catalog reads, kept for the catalog's version (src/graphql/catalog-cache.ts). */
+  catalogCache: CatalogCache;
   /** Keys for secrets stored in the database (webhook secrets, the SMTP password), derived from the service secret. */
   secrets: SecretKeyring;
   revocations: RevocationStore;

@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { catalogRoot } from '../../graphql/catalog-cache.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { techniqueRoles } from './permissions.ts';
@@ -12,12 +13,14 @@ builder.queryFields((t) => ({
     description: `Techniques matching the filter, ordered by ttp id (at most ${techniques.TECHNIQUE_LIST_MAX}).`,
     authScopes: allow(techniqueRoles.read),
     complexity: cappedListCost(techniques.TECHNIQUE_LIST_MAX),
+    extensions: catalogRoot,
     args: { filter: t.arg({ type: TechniqueFilterInput, required: false }) },
     resolve: (query, _root, { filter }, context) => techniques.listTechniques(context.services, filter ?? {}, query),
   }),
   technique: t.prismaField({
     type: 'Technique',
     authScopes: allow(techniqueRoles.read),
+    extensions: catalogRoot,
     args: { ttpId: t.arg.string({ required: true }) },
     resolve: (query, _root, { ttpId }, context) => techniques.getTechnique(context.services, ttpId, query),
   }),

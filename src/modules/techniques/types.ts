@@ -1,6 +1,7 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { CoverageStatus } from '../../generated/prisma/enums.ts';
 import '../catalog/types.ts';
+import { catalogFields } from '../../graphql/catalog-cache.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { SUB_TECHNIQUE_MAX, subTechniquesOf, techniqueByTtpId } from './loaders.ts';
 
@@ -55,6 +56,13 @@ const TECHNIQUE_COLUMNS = {
 export const TechniqueType = builder.prismaObject('Technique', {
   description: 'An attack technique of the catalog (ATT&CK or custom).',
   select: TECHNIQUE_COLUMNS,
+  // The fields read from the techniques table alone, which a kept catalog answer may hold (src/graphql/catalog-cache.ts);
+  // the fields other modules add (tests, knowledge, mitigations, …) read other tables.
+  extensions: catalogFields([
+    ...['id', 'ttpId', 'name', 'description', 'tactic', 'tactics', 'platforms', 'statusGlobal', 'reviewRequired', 'isCustom'],
+    ...['isSubtechnique', 'parentTtpId', 'stixId', 'attackVersion', 'attackModified', 'revoked', 'revokedByTtpId'],
+    ...['deprecated', 'url', 'createdAt', 'updatedAt', 'parent', 'subTechniques'],
+  ]),
   fields: (t) => ({
     id: t.id({ resolve: (technique) => technique.id }),
     ttpId: t.string({

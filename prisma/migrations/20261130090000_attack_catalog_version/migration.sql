@@ -1,0 +1,34 @@
+-- CreateTable
+CREATE TABLE "catalog_versions" (
+    "name" TEXT NOT NULL,
+    "version" UUID NOT NULL,
+    "xact" BIGINT NOT NULL,
+
+    CONSTRAINT "catalog_versions_pkey" PRIMARY KEY ("name")
+);
+
+-- The ATT&CK catalog (techniques and tactics) gets a new version when a transaction that wrote it commits: the
+-- trigger is deferred to the commit, so the new version is seen together with the rows (never before them), and its
+-- one row is locked only while the transaction commits (after every other lock it takes, so no lock cycle forms). A
+-- version is a random UUID: one never comes back, whatever the order of the commits. Writes by hand, imports and
+-- the service all pass through here.
+CREATE FUNCTION "bump_attack_catalog_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "catalog_versions" ("name", "version", "xact") VALUES ('attack', gen_random_uuid(), txid_current())
+  ON CONFLICT ("name") DO UPDATE SET "version" = EXCLUDED."version", "xact" = EXCLUDED."xact"
+    WHERE "catalog_versions"."xact" <> EXCLUDED."xact";
+  RETURN NULL;
+END
+$$;
+
+CREATE CONSTRAINT TRIGGER "techniques_bump_catalog_version" AFTER INSERT OR UPDATE OR DELETE ON "techniques"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "bump_attack_catalog_version"();
+CREATE CONSTRAINT TRIGGER "tactics_bump_catalog_version" AFTER INSERT OR UPDATE OR DELETE ON "tactics"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "bump_attack_catalog_version"();
+-- TRUNCATE has no row triggers: it holds the table exclusively until its commit, so bumping at once is as good.
+CREATE TRIGGER "techniques_truncate_bump_catalog_version" AFTER TRUNCATE ON "techniques"
+  FOR EACH STATEMENT EXECUTE FUNCTION "bump_attack_catalog_version"();
+CREATE TRIGGER "tactics_truncate_bump_catalog_version" AFTER TRUNCATE ON "tactics"
+  FOR EACH STATEMENT EXECUTE FUNCTION "bump_attack_catalog_version"();
+
+INSERT INTO "catalog_versions" ("name", "version", "xact") VALUES ('attack', gen_random_uuid(), txid_current());

@@ -1,0 +1,188 @@
+import { parse, type OperationDefinitionNode } from 'graphql';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../../test/helpers/app.ts';
+import { countQueries } from '../../test/helpers/queries.ts';
+import { CatalogCache } from './catalog-cache.ts';
+import { schema } from './schema.ts';
+
+/** The statements that read technique rows (the list, a detail, sub-techniques). */
+const TECHNIQUE_READ = /FROM "public"\."techniques"|FROM techniques/;
+const VERSION_READ = /FROM catalog_versions/;
+
+const LIST = 'query { techniques { id ttpId name reviewRequired statusGlobal } }';
+
+async function seedTechniques(app: TestApp, admin: string, prefix: string, count: number): Promise<void> {
+  for (let n = 1; n <= count; n++) {
+    const created = await app.api('POST', '/techniques', {
+      token: admin,
+      body: { ttp_id: `${prefix}${n}`, name: `Technique ${prefix}${n}`, tactic: 'Execution', platforms: ['Linux'] },
+    });
+    expect(created.status).toBe(201);
+  }
+}
+
+/** How many technique reads and version reads the server makes while `work` runs. */
+async function readsDuring(work: () => Promise<unknown>): Promise<{ techniques: number; versions: number }> {
+  let versions = 0;
+  const techniques = await countQueries(async () => {
+    versions = await countQueries(work, VERSION_READ);
+  }, TECHNIQUE_READ);
+  return { techniques, versions };
+}
+
+const nameOf = (body: Array<{ ttp_id: string; name: string }>, ttpId: string) => body.find((row) => row.ttp_id === ttpId)?.name;
+
+describe('catalog answers kept for the catalog version', () => {
+  const app = useTestApp();
+  let admin: string;
+  let viewer: string;
+
+  beforeAll(async () => {
+    admin = await app.tokenFor('admin');
+    viewer = await app.tokenFor('viewer');
+    await seedTechniques(app, admin, 'T91', 3);
+  });
+
+  it('a second identical REST read reads only the version, and answers the same bytes', async () => {
+    const first = await app.api('GET', '/techniques', { token: viewer });
+    expect(first.status).toBe(200);
+    let second: Awaited<ReturnType<TestApp['api']>> | undefined;
+    const reads = await readsDuring(async () => {
+      second = await app.api('GET', '/techniques', { token: viewer });
+    });
+    expect(reads).toEqual({ techniques: 0, versions: 1 });
+    expect(second!.status).toBe(200);
+    expect(second!.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(JSON.stringify(second!.body)).toBe(JSON.stringify(first.body));
+    // Other variables are another answer.
+    const filtered = await readsDuring(() => app.api('GET', '/techniques?search=T912', { token: viewer }));
+    expect(filtered.techniques).toBeGreaterThan(0);
+  });
+
+  it('a change through the service is in the next answer', async () => {
+    await app.api('GET', '/techniques', { token: viewer });
+    const lead = await app.tokenFor('red_lead');
+    expect((await app.api('PATCH', '/techniques/T911/review', { token: lead, body: { review_required: true } })).status).toBe(200);
+    const after = await app.api('GET', '/techniques', { token: viewer });
+    expect(after.body.find((row: { ttp_id: string }) => row.ttp_id === 'T911')).toMatchObject({ review_required: true });
+  });
+
+  it('a change written by hand is in the next answer, and not before its commit', async () => {
+    expect(nameOf((await app.api('GET', '/techniques', { token: viewer })).body, 'T912')).toBe('Technique T912');
+    const client = new pg.Client(app.services.config.DATABASE_URL);
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`UPDATE techniques SET name = 'Renamed by hand' WHERE ttp_id = 'T912'`);
+      // Uncommitted: not seen, and the answer computed meanwhile is kept under the version before the change.
+      expect(nameOf((await app.api('GET', '/techniques', { token: viewer })).body, 'T912')).toBe('Technique T912');
+      await client.query('COMMIT');
+      expect(nameOf((await app.api('GET', '/techniques', { token: viewer })).body, 'T912')).toBe('Renamed by hand');
+      // A row deleted by hand.
+      await client.query(`DELETE FROM techniques WHERE ttp_id = 'T913'`);
+      expect(nameOf((await app.api('GET', '/techniques', { token: viewer })).body, 'T913')).toBeUndefined();
+      // A tactic added by hand: the list's tactic filter reads the tactics too.
+      const custom = { ttp_id: 'T914', name: 'Of a tactic unknown yet', tactic: 'Hand Tactic' };
+      expect((await app.api('POST', '/techniques', { token: admin, body: custom })).status).toBe(201);
+      expect((await app.api('GET', '/techniques?tactic=TA9001', { token: viewer })).body).toEqual([]);
+      await client.query(`INSERT INTO tactics (id, external_id, short_name, name, matrix_order, updated_at)
+                          VALUES (gen_random_uuid(), 'TA9001', 'hand-tactic', 'Hand Tactic', 99, now())`);
+      expect(nameOf((await app.api('GET', '/techniques?tactic=TA9001', { token: viewer })).body, 'T914')).toBe(custom.name);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('GraphQL keeps a catalog query, per kind of caller, and executes any other', async () => {
+    const first = await app.graphql(LIST, {}, viewer);
+    expect(first.errors).toBeUndefined();
+    const again = await readsDuring(async () => expect(await app.graphql(LIST, {}, viewer)).toEqual(first));
+    expect(again).toEqual({ techniques: 0, versions: 1 });
+    // Another role runs its own first request (its access checks), then is answered from memory too.
+    const lead = await app.tokenFor('blue_lead');
+    expect((await readsDuring(() => app.graphql(LIST, {}, lead))).techniques).toBeGreaterThan(0);
+    expect((await readsDuring(() => app.graphql(LIST, {}, lead))).techniques).toBe(0);
+    // A field of another table makes the query an ordinary one, executed every time.
+    const withTests = 'query { techniques { ttpId tests { id } } }';
+    for (let n = 0; n < 2; n++) {
+      const reads = await readsDuring(async () => expect((await app.graphql(withTests, {}, viewer)).errors).toBeUndefined());
+      expect(reads).toEqual({ techniques: 1, versions: 0 });
+    }
+  });
+
+  it('answers nobody whom the access rules refuse, whatever was kept', async () => {
+    await app.api('GET', '/techniques', { token: viewer });
+    await app.graphql(LIST, {}, viewer);
+    expect((await app.api('GET', '/techniques')).status).toBe(401);
+    expect((await app.graphql(LIST, {})).errors?.[0].extensions.code).toBe('NOT_AUTHENTICATED');
+    const pending = await app.createUser({ role: 'viewer', mustChangePassword: true });
+    const token = await app.login(pending.username);
+    const refused = await app.api('GET', '/techniques', { token });
+    expect(refused.status).toBe(403);
+    expect((await app.graphql(LIST, {}, token)).errors?.[0].extensions.code).toBe(refused.body.code);
+  });
+
+  it('an error is never kept', async () => {
+    for (let n = 0; n < 2; n++) {
+      const missing = await readsDuring(async () =>
+        expect((await app.api('GET', '/techniques/T9999', { token: viewer })).status).toBe(404),
+      );
+      expect(missing.techniques).toBe(1);
+      const query = 'query { technique(ttpId: "T9999") { ttpId } }';
+      expect((await readsDuring(() => app.graphql(query, {}, viewer))).techniques).toBe(1);
+    }
+  });
+});
+
+describe('CATALOG_CACHE_MB=0', () => {
+  const app = useTestApp({ CATALOG_CACHE_MB: '0' });
+
+  it('reads the catalog on every request, and not its version', async () => {
+    const viewer = await app.tokenFor('viewer');
+    await app.api('GET', '/techniques', { token: viewer });
+    const reads = await readsDuring(async () => {
+      for (let n = 0; n < 2; n++) expect((await app.api('GET', '/techniques', { token: viewer })).status).toBe(200);
+    });
+    expect(reads).toEqual({ techniques: 2, versions: 0 });
+  });
+});
+
+describe('CatalogCache', () => {
+  const operationOf = (source: string) => {
+    const document = parse(source);
+    return { document, operation: document.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode };
+  };
+  const reads = (source: string) => {
+    const { document, operation } = operationOf(source);
+    return new CatalogCache(1000, async () => 'v').reads(schema, document, operation);
+  };
+
+  it('takes a query for a catalog read only when every field it selects is one, fragments included', () => {
+    expect(reads('{ techniques { ttpId name parent { ttpId } subTechniques { ttpId __typename } } }')).toBe(true);
+    expect(reads('query Q { technique(ttpId: "T1") { ...F ... on Technique { url } } } fragment F on Technique { name }')).toBe(true);
+    expect(reads('{ __typename techniques { ttpId } }')).toBe(true);
+    expect(reads('{ techniques { ttpId mitigations { id } } }')).toBe(false);
+    expect(reads('{ techniques { ...F } } fragment F on Technique { tests { id } }')).toBe(false);
+    expect(reads('{ techniques { ttpId } me { id } }')).toBe(false);
+    expect(reads('{ __schema { types { name } } }')).toBe(false);
+    expect(reads('mutation { reviewTechnique(ttpId: "T1") { ttpId } }')).toBe(false);
+  });
+
+  it('keeps answers within its budget, oldest out, and none larger than a quarter of it', () => {
+    const cache = new CatalogCache(1000, async () => 'v');
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 'v1', key.toUpperCase(), 250);
+    expect([cache.get('a', 'v1'), cache.get('a', 'v2'), cache.get('d', 'v1')]).toEqual(['A', undefined, 'D']);
+    cache.set('e', 'v1', 'E', 100);
+    expect([cache.get('a', 'v1'), cache.get('b', 'v1'), cache.get('e', 'v1')]).toEqual([undefined, 'B', 'E']);
+    cache.set('f', 'v1', 'F', 251);
+    expect([cache.get('f', 'v1'), cache.get('b', 'v1')]).toEqual([undefined, 'B']);
+  });
+
+  it('keeps nothing while the version cannot be read', async () => {
+    const cache = new CatalogCache(1000, async () => {
+      throw new Error('database unreachable');
+    });
+    expect(await cache.version()).toBeNull();
+  });
+});

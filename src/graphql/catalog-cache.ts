@@ -1,0 +1,207 @@
+import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Principal } from '../auth/access.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Context } from './context.ts';
+
+/**
+ * The read model whose answers are kept: the ATT&CK catalog (techniques and tactics). Its version changes when a
+ * transaction that wrote one of its tables commits (the tables' triggers, migration `attack_catalog_version`).
+ */
+export const CATALOG = 'attack';
+
+/**
+ * Marks a root query field whose answer depends only on its arguments and the catalog's tables (`extensions`), and,
+ * on an object type, lists the fields of it that do (`catalogFields`).
+ */
+export const catalogRoot = { catalog: CATALOG } as const;
+export const catalogFields = (names: readonly string[]) => ({ catalogFields: names }) as const;
+
+/** The version of `catalog` (migration `attack_catalog_version`), or null without a version row. */
+export async function catalogVersion(prisma: PrismaClient, catalog: string): Promise<string | null> {
+  const [row] = await prisma.$queryRaw<
+    { version: string }[]
+  >`SELECT version::text AS version FROM catalog_versions WHERE name = ${catalog}`;
+  return row?.version ?? null;
+}
+
+/** The memory an answer kept as objects takes, in characters of its JSON (measured: about 3 on the technique list). */
+const OBJECT_SIZE_FACTOR = 3;
+
+/** An entry larger than this share of the budget is not kept: one answer cannot push out all the others. */
+const LARGEST_SHARE = 4;
+
+interface Entry {
+  version: string;
+  answer: unknown;
+  size: number;
+}
+
+/**
+ * Answers of catalog reads, kept for their version: the heatmap's technique list, read on every page of the web app,
+ * is then the version's one-row read instead of a thousand rows read, mapped and executed.
+ *
+ * Exact, not eventually right: each request reads the catalog's version first, and an answer is served only if it
+ * was computed under that version. The version is set at commit by the database itself, so a change made through the
+ * service, an import, or a statement typed by hand in psql is seen by the next request of every process. An answer
+ * computed while a change commits is stored under the version read before it (never newer than its rows): a later
+ * request reads the new version and computes again.
+ *
+ * Who may read what is checked before an answer is served: REST rows check the caller's role first; a GraphQL field
+ * checks its access rule while executing, so answers are kept per kind of caller (role, key scope, …): each kind's
+ * first request runs every check, and an answer with an error is never kept.
+ *
+ * Bounded by `maxChars` (the characters of the answers' JSON, oldest out first); 0 keeps nothing.
+ */
+export class CatalogCache {
+  private readonly entries = new Map<string, Entry>();
+  private size = 0;
+  private readonly plans = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly readVersion: (catalog: string) => Promise<string | null>,
+  ) {}
+
+  get enabled(): boolean {
+    return this.maxChars > 0;
+  }
+
+  /**
+   * Whether `operation` of `document` reads only the catalog: a query whose root fields are marked catalog roots and
+   * whose every selected field is one of its type's catalog fields (fragments followed). Decided once per document.
+   */
+  reads(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+    let byOperation = this.plans.get(document);
+    if (!byOperation) this.plans.set(document, (byOperation = new Map()));
+    const name = operation.name?.value ?? '';
+    let plan = byOperation.get(name);
+    if (plan === undefined) byOperation.set(name, (plan = readsOnlyCatalog(schema, document, operation)));
+    return plan;
+  }
+
+  /** The catalog's current version; null (keep nothing) while it cannot be read or has no version row. */
+  async version(): Promise<string | null> {
+    if (!this.enabled) return null;
+    try {
+      return await this.readVersion(CATALOG);
+    } catch {
+      return null; // the request's own reads will meet the same failure and answer it
+    }
+  }
+
+  /** The answer kept under `key` for `version`, if any. */
+  get(key: string, version: string): unknown {
+    const entry = this.entries.get(key);
+    return entry?.version === version ? entry.answer : undefined;
+  }
+
+  /** Keeps `answer` (whose JSON has `size` characters) under `key` for `version`. */
+  set(key: string, version: string, answer: unknown, size: number): void {
+    if (!this.enabled || size * LARGEST_SHARE > this.maxChars) return;
+    this.forget(key);
+    while (this.size + size > this.maxChars) this.forget(this.entries.keys().next().value as string);
+    this.entries.set(key, { version, answer, size });
+    this.size += size;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.size = 0;
+  }
+}
+
+/**
+ * The part of a cache key that names the kind of caller: everything an access rule may look at. Null for a caller
+ * without a principal (nothing is kept for anonymous requests).
+ */
+export function callerKind(principal: Principal | null): string | null {
+  if (!principal) return null;
+  return [principal.role, principal.via, principal.keyScope ?? '', principal.mustChangePassword ? 'must-change' : ''].join(':');
+}
+
+function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== 'query') return false;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const allowed = (type: GraphQLObjectType, field: string, root: boolean): boolean => {
+    if (root) return type.getFields()[field]?.extensions.catalog === CATALOG;
+    const names = type.extensions.catalogFields as readonly string[] | undefined;
+    return names?.includes(field) ?? false;
+  };
+  const visit = (set: SelectionSetNode, type: GraphQLObjectType, root: boolean, seen: Set<string>): boolean =>
+    set.selections.every((selection) => {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        if (name === '__typename') return true;
+        if (!allowed(type, name, root)) return false;
+        if (!selection.selectionSet) return true;
+        const inner = getNamedType(type.getFields()[name].type);
+        return isObjectType(inner) && visit(selection.selectionSet, inner, false, seen);
+      }
+      const condition =
+        selection.kind === Kind.INLINE_FRAGMENT ? selection.typeCondition : fragments.get(selection.name.value)?.typeCondition;
+      const target = condition ? schema.getType(condition.name.value) : type;
+      if (target !== type) return false; // a fragment on another type (an interface, a union): not a catalog read
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, type, root, seen);
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || seen.has(fragment.name.value)) return false;
+      return visit(fragment.selectionSet, type, root, new Set([...seen, fragment.name.value]));
+    });
+  const rootType = schema.getQueryType();
+  return rootType !== null && rootType !== undefined && visit(operation.selectionSet, rootType, true, new Set());
+}
+
+/**
+ * GraphQL over HTTP's side: a catalog query whose answer is kept for the current version is answered without
+ * executing; otherwise its answer, if free of errors, is kept. Runs after the rate limit, the cost and introspection
+ * checks (they resolve with the operation), so a kept answer is no way around them.
+ */
+export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      let pending: { key: string; version: string } | null = null;
+      return {
+        async responseForOperation({ document, operation, source, request, contextValue }) {
+          const kind = callerKind(contextValue.auth.principal);
+          if (!cache.enabled || !kind || !cache.reads(schema, document, operation)) return null;
+          const version = await cache.version();
+          if (!version) return null;
+          const key = ['graphql', kind, operation.name?.value ?? '', source, JSON.stringify(request.variables ?? {})].join('\n');
+          const data = cache.get(key, version) as Record<string, unknown> | undefined;
+          if (data !== undefined) {
+            return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
+          }
+          pending = { key, version };
+          return null;
+        },
+        async willSendResponse({ response }) {
+          if (!pending || response.body.kind !== 'single') return;
+          const { data, errors } = response.body.singleResult;
+          if (errors?.length || !data) return;
+          // Kept as objects (Apollo writes the answer itself), which take a few times their JSON's size.
+          cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * JSON.stringify(data).length + pending.key.length);
+        },
+      };
+    },
+  };
+}
