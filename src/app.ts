@@ -158,6 +158,7 @@ export async function createApp(services: Services): Promise<App> {
     validationRules: [...apolloLimited.options.validationRules, cleanLiteralsRule],
     introspection: true,
     includeStacktraceInErrorResponses: debugErrors,
+    stringifyResult: services.catalogCache.stringifyResult,
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log, undefined, debugErrors),
     // main.ts and workers/main.ts own SIGTERM/SIGINT (src/shutdown.ts): Apollo's handlers re-raise the signal.
     stopOnTerminationSignals: false,

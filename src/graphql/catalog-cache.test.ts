@@ -99,6 +99,18 @@ describe('catalog answers kept for the catalog version', () => {
     expect(first.errors).toBeUndefined();
     const again = await readsDuring(async () => expect(await app.graphql(LIST, {}, viewer)).toEqual(first));
     expect(again).toEqual({ techniques: 0, versions: 1 });
+    // The same bytes as executing gives: answered as written the first time.
+    const raw = async (token: string) => {
+      const response = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: LIST }),
+      });
+      return { type: response.headers.get('content-type'), body: await response.text() };
+    };
+    const executed = await raw(admin);
+    expect(await raw(admin)).toEqual(executed);
+    expect(executed.body).toBe(`${JSON.stringify({ data: first.data })}\n`);
     // Another role runs its own first request (its access checks), then is answered from memory too.
     const lead = await app.tokenFor('blue_lead');
     expect((await readsDuring(() => app.graphql(LIST, {}, lead))).techniques).toBeGreaterThan(0);

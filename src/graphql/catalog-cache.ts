@@ -4,6 +4,7 @@ import {
   isObjectType,
   Kind,
   type DocumentNode,
+  type FormattedExecutionResult,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -35,8 +36,11 @@ export async function catalogVersion(prisma: PrismaClient, catalog: string): Pro
   return row?.version ?? null;
 }
 
-/** The memory an answer kept as objects takes, in characters of its JSON (measured: about 3 on the technique list). */
-const OBJECT_SIZE_FACTOR = 3;
+/**
+ * The memory a GraphQL answer takes, in characters of its JSON: its objects (about 3 times the JSON on the technique
+ * list) and the JSON itself.
+ */
+const OBJECT_SIZE_FACTOR = 4;
 
 /** An entry larger than this share of the budget is not kept: one answer cannot push out all the others. */
 const LARGEST_SHARE = 4;
@@ -67,6 +71,8 @@ export class CatalogCache {
   private readonly entries = new Map<string, Entry>();
   private size = 0;
   private readonly plans = new WeakMap<DocumentNode, Map<string, boolean>>();
+  /** GraphQL answers' data and their JSON as Apollo writes it, so that a kept answer is not serialised again. */
+  private readonly written = new WeakMap<object, string>();
 
   constructor(
     private readonly maxChars: number,
@@ -121,6 +127,20 @@ export class CatalogCache {
     this.entries.delete(key);
     this.size -= entry.size;
   }
+
+  /** The JSON of a GraphQL answer of `data` alone, as Apollo writes it; remembered for `stringifyResult`. */
+  serialize(data: object): string {
+    const json = `{"data":${JSON.stringify(data)}}\n`;
+    this.written.set(data, json);
+    return json;
+  }
+
+  /**
+   * Apollo's `stringifyResult`: a kept answer's JSON as it was written the first time, any other answer as Apollo
+   * writes it (`JSON.stringify` and a newline).
+   */
+  readonly stringifyResult = (result: FormattedExecutionResult): string =>
+    (!result.errors && !result.extensions && result.data && this.written.get(result.data)) || `${JSON.stringify(result)}\n`;
 
   clear(): void {
     this.entries.clear();
@@ -196,10 +216,11 @@ export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): 
         },
         async willSendResponse({ response }) {
           if (!pending || response.body.kind !== 'single') return;
-          const { data, errors } = response.body.singleResult;
-          if (errors?.length || !data) return;
-          // Kept as objects (Apollo writes the answer itself), which take a few times their JSON's size.
-          cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * JSON.stringify(data).length + pending.key.length);
+          const { data, errors, extensions } = response.body.singleResult;
+          if (errors?.length || extensions || !data) return;
+          const json = cache.serialize(data);
+          // Kept as objects too (plugins may read the answer), which take a few times their JSON's size.
+          cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * json.length + pending.key.length);
         },
       };
     },
