@@ -1,9 +1,10 @@
-import { parse, type OperationDefinitionNode } from 'graphql';
+import { parse, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { countQueries } from '../../test/helpers/queries.ts';
-import { CatalogCache } from './catalog-cache.ts';
+import type { Principal } from '../auth/access.ts';
+import { CatalogCache, callerKind } from './catalog-cache.ts';
 import { schema } from './schema.ts';
 
 /** The statements that read technique rows (the list, a detail, sub-techniques). */
@@ -55,6 +56,12 @@ describe('catalog answers kept for the catalog version', () => {
     expect(second!.status).toBe(200);
     expect(second!.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(JSON.stringify(second!.body)).toBe(JSON.stringify(first.body));
+    // Byte for byte: an answer computed (a filter not asked before) and the same answer kept.
+    const raw = () =>
+      fetch(`${app.url}/api/v1/techniques?platform=linux`, { headers: { authorization: `Bearer ${viewer}` } }).then((r) => r.text());
+    const computed = await raw();
+    expect(JSON.parse(computed)).toHaveLength(3);
+    expect(await raw()).toBe(computed);
     // Other variables are another answer.
     const filtered = await readsDuring(() => app.api('GET', '/techniques?search=T912', { token: viewer }));
     expect(filtered.techniques).toBeGreaterThan(0);
@@ -89,9 +96,32 @@ describe('catalog answers kept for the catalog version', () => {
       await client.query(`INSERT INTO tactics (id, external_id, short_name, name, matrix_order, updated_at)
                           VALUES (gen_random_uuid(), 'TA9001', 'hand-tactic', 'Hand Tactic', 99, now())`);
       expect(nameOf((await app.api('GET', '/techniques?tactic=TA9001', { token: viewer })).body, 'T914')).toBe(custom.name);
+      // Emptied by TRUNCATE (no row triggers there): the tactic is unknown again.
+      await client.query('TRUNCATE tactics');
+      expect((await app.api('GET', '/techniques?tactic=TA9001', { token: viewer })).body).toEqual([]);
     } finally {
       await client.end();
     }
+  });
+
+  it('an answer computed while a change commits is never served for the version after it', async () => {
+    const cache = app.services.catalogCache;
+    const version = cache.version.bind(cache);
+    // The change commits between the request's version read and its execution.
+    cache.version = async () => {
+      const before = await version();
+      await app.services.prisma.$executeRaw`UPDATE techniques SET name = 'Renamed meanwhile' WHERE ttp_id = 'T911'`;
+      return before;
+    };
+    try {
+      expect(nameOf((await app.api('GET', '/techniques?include_deprecated=true', { token: viewer })).body, 'T911')).toBe(
+        'Renamed meanwhile',
+      );
+    } finally {
+      cache.version = version;
+    }
+    await app.services.prisma.$executeRaw`UPDATE techniques SET name = 'Renamed again' WHERE ttp_id = 'T911'`;
+    expect(nameOf((await app.api('GET', '/techniques?include_deprecated=true', { token: viewer })).body, 'T911')).toBe('Renamed again');
   });
 
   it('GraphQL keeps a catalog query, per kind of caller, and executes any other', async () => {
@@ -185,10 +215,43 @@ describe('CatalogCache', () => {
     const cache = new CatalogCache(1000, async () => 'v');
     for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 'v1', key.toUpperCase(), 250);
     expect([cache.get('a', 'v1'), cache.get('a', 'v2'), cache.get('d', 'v1')]).toEqual(['A', undefined, 'D']);
+    // 'a' and 'd' were just read: 'b' is the least recently used.
     cache.set('e', 'v1', 'E', 100);
-    expect([cache.get('a', 'v1'), cache.get('b', 'v1'), cache.get('e', 'v1')]).toEqual([undefined, 'B', 'E']);
+    expect([cache.get('b', 'v1'), cache.get('a', 'v1'), cache.get('e', 'v1')]).toEqual([undefined, 'A', 'E']);
     cache.set('f', 'v1', 'F', 251);
-    expect([cache.get('f', 'v1'), cache.get('b', 'v1')]).toEqual([undefined, 'B']);
+    expect([cache.get('f', 'v1'), cache.get('c', 'v1')]).toEqual([undefined, 'C']);
+  });
+
+  it('judges each fragment once: fragments spreading each other twice over cost their size, not 2^depth', () => {
+    const depth = 40;
+    const chain = Array.from({ length: depth }, (_, n) => `fragment F${n} on Technique { ...F${n + 1} ...F${n + 1} }`);
+    const source = `query { technique(ttpId: "T1") { ...F0 } } ${chain.join(' ')} fragment F${depth} on Technique { id }`;
+    expect(reads(source)).toBe(true);
+    expect(reads(source.replace(`F${depth} on Technique { id }`, `F${depth} on Technique { tests { id } }`))).toBe(false);
+  });
+
+  it('names only fields the Technique type has', () => {
+    const technique = schema.getType('Technique') as GraphQLObjectType;
+    const names = technique.extensions.catalogFields as string[];
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((name) => !technique.getFields()[name])).toEqual([]);
+    const roots = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.extensions.catalog);
+    expect(roots.map((field) => field.name).sort()).toEqual(['technique', 'techniques']);
+  });
+
+  it('tells kinds of caller apart by everything an access rule reads', () => {
+    const viewer: Principal = { userId: 'u1', username: 'v', role: 'viewer', mustChangePassword: false, via: 'token' };
+    const kinds = [
+      viewer,
+      { ...viewer, userId: 'u2' },
+      { ...viewer, role: 'admin' as const },
+      { ...viewer, mustChangePassword: true },
+      { ...viewer, via: 'api_key' as const, keyScope: 'read' as const },
+      { ...viewer, via: 'api_key' as const, keyScope: 'write' as const },
+    ].map(callerKind);
+    expect(kinds[0]).toBe(kinds[1]);
+    expect(new Set(kinds.slice(1)).size).toBe(5);
+    expect(callerKind(null)).toBeNull();
   });
 
   it('keeps nothing while the version cannot be read', async () => {

@@ -109,10 +109,14 @@ export class CatalogCache {
   /** The answer kept under `key` for `version`, if any. */
   get(key: string, version: string): unknown {
     const entry = this.entries.get(key);
-    return entry?.version === version ? entry.answer : undefined;
+    if (entry?.version !== version) return undefined;
+    // The most recently used last: what callers keep asking stays while one-off reads pass through.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.answer;
   }
 
-  /** Keeps `answer` (whose JSON has `size` characters) under `key` for `version`. */
+  /** Keeps `answer` (whose JSON has `size` characters) under `key` for `version`; the least recently used go first. */
   set(key: string, version: string, answer: unknown, size: number): void {
     if (!this.enabled || size * LARGEST_SHARE > this.maxChars) return;
     this.forget(key);
@@ -168,7 +172,11 @@ function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operati
     const names = type.extensions.catalogFields as readonly string[] | undefined;
     return names?.includes(field) ?? false;
   };
-  const visit = (set: SelectionSetNode, type: GraphQLObjectType, root: boolean, seen: Set<string>): boolean =>
+  // Each named fragment is judged once (its type is its type condition; whether it sits at the root is part of the
+  // question), so a document whose fragments spread each other twice over costs its size, not 2^depth. A fragment
+  // under judgement counts as false: a cycle (which validation refuses anyway) ends there.
+  const judged = new Map<string, boolean>();
+  const visit = (set: SelectionSetNode, type: GraphQLObjectType, root: boolean): boolean =>
     set.selections.every((selection) => {
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
@@ -176,19 +184,22 @@ function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operati
         if (!allowed(type, name, root)) return false;
         if (!selection.selectionSet) return true;
         const inner = getNamedType(type.getFields()[name].type);
-        return isObjectType(inner) && visit(selection.selectionSet, inner, false, seen);
+        return isObjectType(inner) && visit(selection.selectionSet, inner, false);
       }
-      const condition =
-        selection.kind === Kind.INLINE_FRAGMENT ? selection.typeCondition : fragments.get(selection.name.value)?.typeCondition;
-      const target = condition ? schema.getType(condition.name.value) : type;
-      if (target !== type) return false; // a fragment on another type (an interface, a union): not a catalog read
-      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, type, root, seen);
-      const fragment = fragments.get(selection.name.value);
-      if (!fragment || seen.has(fragment.name.value)) return false;
-      return visit(fragment.selectionSet, type, root, new Set([...seen, fragment.name.value]));
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+      const condition = fragment?.typeCondition;
+      if (!fragment || (condition && schema.getType(condition.name.value) !== type)) return false; // an interface, a union
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, type, root);
+      const key = `${root ? 'root' : 'inner'} ${selection.name.value}`;
+      let verdict = judged.get(key);
+      if (verdict === undefined) {
+        judged.set(key, false);
+        judged.set(key, (verdict = visit(fragment.selectionSet, type, root)));
+      }
+      return verdict;
     });
   const rootType = schema.getQueryType();
-  return rootType !== null && rootType !== undefined && visit(operation.selectionSet, rootType, true, new Set());
+  return rootType !== null && rootType !== undefined && visit(operation.selectionSet, rootType, true);
 }
 
 /**
@@ -218,11 +229,20 @@ export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): 
           if (!pending || response.body.kind !== 'single') return;
           const { data, errors, extensions } = response.body.singleResult;
           if (errors?.length || extensions || !data) return;
-          const json = cache.serialize(data);
+          // Served to every later caller of its kind as it is: frozen, so that nothing can change it for them.
+          const json = cache.serialize(deepFreeze(data));
           // Kept as objects too (plugins may read the answer), which take a few times their JSON's size.
           cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * json.length + pending.key.length);
         },
       };
     },
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
