@@ -230,8 +230,9 @@ const signIn = {
     .max(1024)
     .default(32)
     .describe(
-      'memory for answers of ATT&CK catalog reads (the technique list), kept per catalog version and caller role; ' +
-        'every request still reads the version, so a change is seen at once (0: keep none)',
+      'memory for answers of ATT&CK catalog reads (the technique list), kept per catalog version and kind of caller, ' +
+        'counted in characters of their JSON (a GraphQL answer four times, for its objects); every request still reads ' +
+        'the version, so a change is seen at once (0: keep none)',
     ),
   ADMIN_PASSWORD: z
     .string()
