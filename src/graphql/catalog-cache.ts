@@ -52,8 +52,8 @@ interface Entry {
 }
 
 /**
- * Answers of catalog reads, kept for their version: the heatmap's technique list, read on every page of the web app,
- * is then the version's one-row read instead of a thousand rows read, mapped and executed.
+ * Answers of catalog reads, kept for their version: the technique list, which REST clients and dashboards read to map
+ * their work to ATT&CK, is then the version's one-row read instead of a thousand rows read, mapped and executed.
  *
  * Exact, not eventually right: each request reads the catalog's version first, and an answer is served only if it
  * was computed under that version. The version is set at commit by the database itself, so a change made through the
@@ -65,7 +65,7 @@ interface Entry {
  * checks its access rule while executing, so answers are kept per kind of caller (role, key scope, …): each kind's
  * first request runs every check, and an answer with an error is never kept.
  *
- * Bounded by `maxChars` (the characters of the answers' JSON, oldest out first); 0 keeps nothing.
+ * Bounded by `maxChars` (the characters of the answers' JSON, the least recently used out first); 0 keeps nothing.
  */
 export class CatalogCache {
   private readonly entries = new Map<string, Entry>();
