@@ -15,7 +15,6 @@ import {
 import { assertAccess } from '../src/auth/access.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
-import { callerKind } from '../src/graphql/catalog-cache.ts';
 import { assertCleanInput } from '../src/graphql/input-guard.ts';
 import type { Context } from '../src/graphql/context.ts';
 import { measureDocument } from '../src/graphql/limits/documents.ts';
@@ -139,16 +138,15 @@ async function answerFromCatalog(
   run: () => Promise<unknown>,
   res: Response,
 ): Promise<boolean> {
+  if (route.method !== 'GET') return false;
   const cache = context.services.catalogCache;
-  const kind = callerKind(context.auth.principal);
-  if (route.method !== 'GET' || !cache.enabled || !kind || !cache.reads(schema, operation.document, operation.definition)) return false;
-  const version = await cache.version();
-  if (!version) return false;
-  const key = ['rest', kind, route.path, JSON.stringify(variables)].join('\n');
-  let body = cache.get(key, version) as string | undefined;
+  const parts = () => ['rest', route.path, JSON.stringify(variables)];
+  const found = await cache.find(context.auth.principal, schema, operation.document, operation.definition, parts);
+  if (!found) return false;
+  let body = found.answer as string | undefined;
   if (body === undefined) {
     body = JSON.stringify(await run()) ?? 'null';
-    cache.set(key, version, body, body.length + key.length);
+    cache.set(found.key, found.version, body, body.length + found.key.length);
   }
   // As res.json() would send it: the same bytes and Content-Type.
   res

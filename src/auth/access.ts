@@ -47,6 +47,15 @@ export function assertAccess(principal: Principal | null, rule: AccessRule, fail
   }
 }
 
+/**
+ * Everything `assertAccess` reads of a principal, as one string: two principals of the same kind get the same
+ * decision from every rule. Null without a principal. Keys answers kept per kind of caller (src/graphql/catalog-cache.ts).
+ */
+export function accessKind(principal: Principal | null): string | null {
+  if (!principal) return null;
+  return [principal.role, principal.via, principal.keyScope ?? '', principal.mustChangePassword ? 'must-change' : ''].join(':');
+}
+
 /** Whether `assertAccess` would let the principal through: for answers that differ by caller instead of failing. */
 export function grants(principal: Principal | null, rule: AccessRule): boolean {
   try {

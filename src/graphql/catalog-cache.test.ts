@@ -3,8 +3,8 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { countQueries } from '../../test/helpers/queries.ts';
-import type { Principal } from '../auth/access.ts';
-import { CatalogCache, callerKind } from './catalog-cache.ts';
+import { accessKind, type Principal } from '../auth/access.ts';
+import { CatalogCache } from './catalog-cache.ts';
 import { schema } from './schema.ts';
 
 /** The statements that read technique rows (the list, a detail, sub-techniques). */
@@ -248,10 +248,10 @@ describe('CatalogCache', () => {
       { ...viewer, mustChangePassword: true },
       { ...viewer, via: 'api_key' as const, keyScope: 'read' as const },
       { ...viewer, via: 'api_key' as const, keyScope: 'write' as const },
-    ].map(callerKind);
+    ].map(accessKind);
     expect(kinds[0]).toBe(kinds[1]);
     expect(new Set(kinds.slice(1)).size).toBe(5);
-    expect(callerKind(null)).toBeNull();
+    expect(accessKind(null)).toBeNull();
   });
 
   it('keeps nothing while the version cannot be read', async () => {

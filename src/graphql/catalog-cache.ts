@@ -11,7 +11,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { Principal } from '../auth/access.ts';
+import { accessKind, type Principal } from '../auth/access.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
 
@@ -106,6 +106,26 @@ export class CatalogCache {
     }
   }
 
+  /**
+   * Where a request stands: null when `operation` is not a catalog read, keeps nothing, or comes from no principal, or
+   * the version cannot be read; otherwise its key (the caller's kind of access, then what `parts` gives: built only for
+   * a catalog read), the version it is answered under, and the answer kept for both if any.
+   */
+  async find(
+    principal: Principal | null,
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    parts: () => string[],
+  ): Promise<{ key: string; version: string; answer: unknown } | null> {
+    const kind = accessKind(principal);
+    if (!this.enabled || !kind || !this.reads(schema, document, operation)) return null;
+    const version = await this.version();
+    if (!version) return null;
+    const key = [kind, ...parts()].join('\n');
+    return { key, version, answer: this.get(key, version) };
+  }
+
   /** The answer kept under `key` for `version`, if any. */
   get(key: string, version: string): unknown {
     const entry = this.entries.get(key);
@@ -145,20 +165,6 @@ export class CatalogCache {
    */
   readonly stringifyResult = (result: FormattedExecutionResult): string =>
     (!result.errors && !result.extensions && result.data && this.written.get(result.data)) || `${JSON.stringify(result)}\n`;
-
-  clear(): void {
-    this.entries.clear();
-    this.size = 0;
-  }
-}
-
-/**
- * The part of a cache key that names the kind of caller: everything an access rule may look at. Null for a caller
- * without a principal (nothing is kept for anonymous requests).
- */
-export function callerKind(principal: Principal | null): string | null {
-  if (!principal) return null;
-  return [principal.role, principal.via, principal.keyScope ?? '', principal.mustChangePassword ? 'must-change' : ''].join(':');
 }
 
 function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
@@ -213,16 +219,14 @@ export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): 
       let pending: { key: string; version: string } | null = null;
       return {
         async responseForOperation({ document, operation, source, request, contextValue }) {
-          const kind = callerKind(contextValue.auth.principal);
-          if (!cache.enabled || !kind || !cache.reads(schema, document, operation)) return null;
-          const version = await cache.version();
-          if (!version) return null;
-          const key = ['graphql', kind, operation.name?.value ?? '', source, JSON.stringify(request.variables ?? {})].join('\n');
-          const data = cache.get(key, version) as Record<string, unknown> | undefined;
-          if (data !== undefined) {
+          const parts = () => ['graphql', operation.name?.value ?? '', source, JSON.stringify(request.variables ?? {})];
+          const found = await cache.find(contextValue.auth.principal, schema, document, operation, parts);
+          if (!found) return null;
+          if (found.answer !== undefined) {
+            const data = found.answer as Record<string, unknown>;
             return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
           }
-          pending = { key, version };
+          pending = found;
           return null;
         },
         async willSendResponse({ response }) {
