@@ -82,7 +82,7 @@ const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText
 describe('users', () => {
   it('an admin creates a user with a temporary password (who must change it), and deactivates it after confirming', async () => {
     const { context, page, misconduct } = await signedIn('admin');
-    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('link', { name: 'Administration', exact: true }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const username = `a0-new-${randomBytes(3).toString('hex')}`;
     await page.getByText('Create a user').click();

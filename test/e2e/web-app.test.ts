@@ -353,7 +353,7 @@ describe('roles', () => {
     await context.close();
 
     const admin = await signedIn('admin');
-    await admin.page.getByRole('link', { name: 'Administration' }).click();
+    await admin.page.getByRole('link', { name: 'Administration', exact: true }).click();
     await admin.page.getByRole('cell', { name: t.viewer.username, exact: true }).waitFor();
     await admin.context.close();
   });
