@@ -13,6 +13,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { assertAccess } from '../src/auth/access.ts';
+import { sendJson } from '../src/http/json-body.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
 import { assertCleanInput } from '../src/graphql/input-guard.ts';
@@ -210,7 +211,7 @@ export function routeHandler(schema: GraphQLSchema, route: Route, contextFor: Co
       const data = await run();
       const status = route.status ?? 200;
       if (status === 204) res.status(204).end();
-      else res.status(status).json(data);
+      else sendJson(res.status(status), data);
     } catch (error) {
       next(error);
     }

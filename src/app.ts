@@ -9,7 +9,8 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Request } from 'express';
+import { GraphqlAnswerBytes } from './graphql/answer-bytes.ts';
+import express, { type Request, type Response } from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
@@ -152,13 +153,14 @@ export async function createApp(services: Services): Promise<App> {
   );
 
   const apolloLimited = apolloLimits<Context>(schema, limits);
+  const answerBytes = new GraphqlAnswerBytes();
   const apollo = new ApolloServer<Context>({
     schema,
     ...apolloLimited.options,
     validationRules: [...apolloLimited.options.validationRules, cleanLiteralsRule],
     introspection: true,
     includeStacktraceInErrorResponses: debugErrors,
-    stringifyResult: services.catalogCache.stringifyResult,
+    stringifyResult: (result) => services.catalogCache.keptJson(result) ?? answerBytes.stringify(result),
     formatError: (formatted, error) => formatGraphqlError(formatted, error, services.log, undefined, debugErrors),
     // main.ts and workers/main.ts own SIGTERM/SIGINT (src/shutdown.ts): Apollo's handlers re-raise the signal.
     stopOnTerminationSignals: false,
@@ -187,6 +189,7 @@ export async function createApp(services: Services): Promise<App> {
       },
       ...apolloLimited.plugins,
       catalogCachePlugin(schema, services.catalogCache),
+      answerBytes.plugin,
     ],
   });
   await apollo.start();
@@ -201,7 +204,13 @@ export async function createApp(services: Services): Promise<App> {
     '/graphql',
     graphqlBodyParser(config.GRAPHQL_MAX_BODY),
     graphqlBodyTooLarge(config.GRAPHQL_MAX_BODY),
-    expressMiddleware(apollo, { context: ({ req }) => contextFor(req as Request) }),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        const context = await contextFor(req as Request);
+        answerBytes.attach(context, res as Response);
+        return context;
+      },
+    }),
     graphqlHttpErrors(),
   );
   app.use(webApp());

@@ -152,19 +152,17 @@ export class CatalogCache {
     this.size -= entry.size;
   }
 
-  /** The JSON of a GraphQL answer of `data` alone, as Apollo writes it; remembered for `stringifyResult`. */
+  /** The JSON of a GraphQL answer of `data` alone, as Apollo writes it; remembered for `keptJson`. */
   serialize(data: object): string {
     const json = `{"data":${JSON.stringify(data)}}\n`;
     this.written.set(data, json);
     return json;
   }
 
-  /**
-   * Apollo's `stringifyResult`: a kept answer's JSON as it was written the first time, any other answer as Apollo
-   * writes it (`JSON.stringify` and a newline).
-   */
-  readonly stringifyResult = (result: FormattedExecutionResult): string =>
-    (!result.errors && !result.extensions && result.data && this.written.get(result.data)) || `${JSON.stringify(result)}\n`;
+  /** The JSON of a kept GraphQL answer as it was written the first time (for Apollo's `stringifyResult`). */
+  keptJson(result: FormattedExecutionResult): string | undefined {
+    return (!result.errors && !result.extensions && result.data && this.written.get(result.data)) || undefined;
+  }
 }
 
 function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
