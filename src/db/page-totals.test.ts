@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PrismaClient } from './client.ts';
-import { ESTIMATE_TTL_MS, EXACT_TOTAL_MAX, pageOf, pageTotal, totalOfPage } from './page-totals.ts';
+import { ESTIMATE_ALONE_FROM, ESTIMATE_TTL_MS, EXACT_TOTAL_MAX, pageOf, pageTotal, totalOfPage } from './page-totals.ts';
 
 const exact = (total: number) => ({ total, totalExact: true });
 
@@ -69,5 +69,35 @@ describe('the total beyond EXACT_TOTAL_MAX matches', () => {
       total: EXACT_TOTAL_MAX + 1,
       totalExact: false,
     });
+  });
+
+  it('without a filter, is not counted at all once the statistics hold ESTIMATE_ALONE_FROM rows; below that, counted', async () => {
+    const count = vi.fn(async () => EXACT_TOTAL_MAX + 1);
+    const large = { $queryRaw: vi.fn(async () => [{ rows: ESTIMATE_ALONE_FROM }]) };
+    expect(await pageTotal(large as unknown as PrismaClient, count, { table: 'tests', filtered: false })).toEqual({
+      total: ESTIMATE_ALONE_FROM,
+      totalExact: false,
+    });
+    expect(count).not.toHaveBeenCalled();
+    // A filter's share is not known: counted whatever the table holds.
+    expect(await pageTotal(large as unknown as PrismaClient, count, { table: 'tests', filtered: true })).toEqual({
+      total: EXACT_TOTAL_MAX + 1,
+      totalExact: false,
+    });
+    expect(count).toHaveBeenCalledTimes(1);
+    const smaller = { $queryRaw: vi.fn(async () => [{ rows: ESTIMATE_ALONE_FROM - 1 }]) };
+    const few = vi.fn(async () => 120);
+    expect(await pageTotal(smaller as unknown as PrismaClient, few, { table: 'tests', filtered: false })).toEqual(exact(120));
+    expect(few).toHaveBeenCalledWith(EXACT_TOTAL_MAX + 1);
+  });
+
+  it('reads the statistics again when a count finds more rows than the kept estimate said', async () => {
+    const statistics = { $queryRaw: vi.fn(async () => [{ rows: 13 }]) };
+    const prisma = statistics as unknown as PrismaClient;
+    expect(await pageTotal(prisma, async () => 13, { table: 'tests', filtered: false })).toEqual(exact(13));
+    // The table grew and was analysed within ESTIMATE_TTL_MS of the first read.
+    statistics.$queryRaw.mockResolvedValue([{ rows: 10_063 }]);
+    expect(await pageTotal(prisma, beyond, { table: 'tests', filtered: false })).toEqual({ total: 10_063, totalExact: false });
+    expect(statistics.$queryRaw).toHaveBeenCalledTimes(2);
   });
 });

@@ -15,20 +15,32 @@ export interface PageTotal {
 }
 
 /**
+ * Without a filter, a table whose statistics hold at least this many rows is not counted: its total is the estimate.
+ * The count, which stops at EXACT_TOTAL_MAX + 1, could only say "more than 10,000", which statistics four times
+ * larger already say; it was one of the page's two statements and most of the database's work for it (10,001 index
+ * entries, 1–2 ms). Statistics that large over a table of 10,000 rows or fewer would need three quarters of its rows
+ * deleted since PostgreSQL last analysed it (autovacuum does once a tenth has changed): until then such a list says
+ * "about N" (not exact), never a wrong exact total, and a short page still tells its exact total (`totalOfPage`).
+ */
+export const ESTIMATE_ALONE_FROM = 4 * EXACT_TOTAL_MAX;
+
+/**
  * The total of a list page: exact up to EXACT_TOTAL_MAX matches; beyond that an estimate, flagged. Without a filter
- * the estimate is the table's row count from PostgreSQL's statistics (kept by ANALYZE and autovacuum); with one it
- * is EXACT_TOTAL_MAX + 1, a lower bound ("more than 10,000"), since a filter's share of the table is not known
- * without counting it.
+ * the estimate is the table's row count from PostgreSQL's statistics (kept by ANALYZE and autovacuum), and from
+ * ESTIMATE_ALONE_FROM rows nothing is counted; with one it is EXACT_TOTAL_MAX + 1, a lower bound ("more than
+ * 10,000"), since a filter's share of the table is not known without counting it.
  */
 export async function pageTotal(
   prisma: PrismaClient,
   countUpTo: (take: number) => Promise<number>,
   estimate: { table: string; filtered: boolean },
 ): Promise<PageTotal> {
+  const rows = estimate.filtered ? 0 : await estimatedRows(prisma, estimate.table);
+  if (rows >= ESTIMATE_ALONE_FROM) return { total: rows, totalExact: false };
   const counted = await countUpTo(EXACT_TOTAL_MAX + 1);
   if (counted <= EXACT_TOTAL_MAX) return { total: counted, totalExact: true };
   if (estimate.filtered) return { total: counted, totalExact: false };
-  return { total: Math.max(counted, await estimatedRows(prisma, estimate.table)), totalExact: false };
+  return { total: Math.max(counted, await estimatedRows(prisma, estimate.table, counted)), totalExact: false };
 }
 
 /** How long a table's estimated row count is reused: PostgreSQL's statistics change at ANALYZE, minutes apart. */
@@ -36,13 +48,16 @@ export const ESTIMATE_TTL_MS = 10_000;
 
 const estimates = new WeakMap<PrismaClient, Map<string, { rows: number; until: number }>>();
 
-/** The table's row count from PostgreSQL's statistics, read at most once per ESTIMATE_TTL_MS per database client. */
-async function estimatedRows(prisma: PrismaClient, table: string): Promise<number> {
+/**
+ * The table's row count from PostgreSQL's statistics, read at most once per ESTIMATE_TTL_MS per database client,
+ * unless a count found more rows than the statistics read before it said (`atLeast`): they may have changed since.
+ */
+async function estimatedRows(prisma: PrismaClient, table: string, atLeast = 0): Promise<number> {
   let tables = estimates.get(prisma);
   if (!tables) estimates.set(prisma, (tables = new Map()));
   const now = performance.now();
   const kept = tables.get(table);
-  if (kept && kept.until > now) return kept.rows;
+  if (kept && kept.until > now && kept.rows >= atLeast) return kept.rows;
   const [row] = await prisma.$queryRaw<{ rows: number | null }[]>`
     SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass(${table})`;
   const rows = Math.max(0, Math.round(row?.rows ?? 0));
