@@ -146,8 +146,12 @@ async function answerFromCatalog(
   if (!found) return false;
   let body = found.answer as string | undefined;
   if (body === undefined) {
-    body = JSON.stringify(await run()) ?? 'null';
-    cache.set(found.key, found.version, body, body.length + found.key.length);
+    try {
+      body = JSON.stringify(await run()) ?? 'null';
+      cache.set(found.key, found.version, body, body.length + found.key.length);
+    } finally {
+      found.settle();
+    }
   }
   // As res.json() would send it: the same bytes and Content-Type.
   res

@@ -1,10 +1,10 @@
 import { parse, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { countQueries } from '../../test/helpers/queries.ts';
 import { accessKind, type Principal } from '../auth/access.ts';
-import { CatalogCache } from './catalog-cache.ts';
+import { CatalogCache, FLIGHT_WAIT_MS } from './catalog-cache.ts';
 import { schema } from './schema.ts';
 
 /** The statements that read technique rows (the list, a detail, sub-techniques). */
@@ -165,6 +165,29 @@ describe('catalog answers kept for the catalog version', () => {
     expect((await app.graphql(LIST, {}, token)).errors?.[0].extensions.code).toBe(refused.body.code);
   });
 
+  it('a burst of identical reads after a change executes the list once, over REST and over GraphQL', async () => {
+    for (const [n, read] of [
+      [1, () => app.api('GET', '/techniques', { token: viewer }).then((answer) => answer.body as Array<{ ttp_id: string; name: string }>)],
+      [
+        2,
+        () =>
+          app
+            .graphql(LIST, {}, viewer)
+            .then((answer: any) => answer.data.techniques.map((row: any) => ({ ttp_id: row.ttpId, name: row.name }))),
+      ],
+    ] as const) {
+      await read();
+      const name = `Renamed for a burst ${n}`;
+      await app.services.prisma.technique.update({ where: { ttpId: 'T912' }, data: { name } });
+      let answers: Array<Array<{ ttp_id: string; name: string }>> = [];
+      const reads = await readsDuring(async () => {
+        answers = await Promise.all(Array.from({ length: 6 }, read));
+      });
+      expect(reads).toEqual({ techniques: 1, versions: 6 });
+      for (const answer of answers) expect(nameOf(answer, 'T912')).toBe(name);
+    }
+  });
+
   it('an error is never kept', async () => {
     for (let n = 0; n < 2; n++) {
       const missing = await readsDuring(async () =>
@@ -259,5 +282,53 @@ describe('CatalogCache', () => {
       throw new Error('database unreachable');
     });
     expect(await cache.version()).toBeNull();
+  });
+
+  it('lets the same reads wait for the first to compute its answer, and go on when it keeps none or takes too long', async () => {
+    const cache = new CatalogCache(1000, async () => 'v1');
+    const { document, operation } = operationOf(LIST);
+    const viewer: Principal = { userId: 'u1', username: 'v', role: 'viewer', mustChangePassword: false, via: 'token' };
+    const find = () => cache.find(viewer, schema, document, operation, () => ['rest', '/techniques']);
+    /** Past its reading of the version: waiting, if it waits. */
+    const underway = () => new Promise((resolve) => setImmediate(resolve));
+    const first = (await find())!;
+    expect(first.answer).toBeUndefined();
+    // Kept by the first: the one waiting gets it.
+    const waiting = find();
+    await underway();
+    cache.set(first.key, first.version, '[]', 2);
+    first.settle();
+    expect((await waiting)!.answer).toBe('[]');
+
+    // The first ends with an error (nothing kept): the one waiting computes on its own, without making others wait.
+    const other = () => cache.find(viewer, schema, document, operation, () => ['rest', '/techniques?tactic=x']);
+    const failing = (await other())!;
+    const after = other();
+    await underway();
+    failing.settle();
+    const own = (await after)!;
+    expect(own.answer).toBeUndefined();
+    own.settle();
+    const next = (await other())!;
+    expect(next.answer).toBeUndefined();
+    next.settle();
+
+    // A first that never settles holds the others FLIGHT_WAIT_MS at most.
+    vi.useFakeTimers();
+    try {
+      const stuck = () => cache.find(viewer, schema, document, operation, () => ['rest', '/techniques?tactic=y']);
+      expect((await stuck())!.answer).toBeUndefined();
+      let released = false;
+      const held = stuck().then((found) => {
+        released = true;
+        return found;
+      });
+      await vi.advanceTimersByTimeAsync(FLIGHT_WAIT_MS - 10);
+      expect(released).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect((await held)!.answer).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -67,10 +67,27 @@ interface Entry {
  *
  * Bounded by `maxChars` (the characters of the answers' JSON, the least recently used out first); 0 keeps nothing.
  */
+/** The longest a request waits for the same request's answer being computed before computing its own. */
+export const FLIGHT_WAIT_MS = 5_000;
+
+/** Where a catalog read stands (`CatalogCache.find`). */
+export interface Found {
+  key: string;
+  version: string;
+  /** The answer kept for the key and version, or undefined: then the request computes it. */
+  answer: unknown;
+  /** Called by a request that computed, once its answer is kept or will not be: the requests waiting go on. */
+  settle: () => void;
+}
+
+const SETTLED = () => undefined;
+
 export class CatalogCache {
   private readonly entries = new Map<string, Entry>();
   private size = 0;
   private readonly plans = new WeakMap<DocumentNode, Map<string, boolean>>();
+  /** Answers being computed, by version and key: the promise settles when the answer is kept, or will not be. */
+  private readonly flights = new Map<string, Promise<void>>();
   /** GraphQL answers' data and their JSON as Apollo writes it, so that a kept answer is not serialised again. */
   private readonly written = new WeakMap<object, string>();
 
@@ -110,6 +127,10 @@ export class CatalogCache {
    * Where a request stands: null when `operation` is not a catalog read, keeps nothing, or comes from no principal, or
    * the version cannot be read; otherwise its key (the caller's kind of access, then what `parts` gives: built only for
    * a catalog read), the version it is answered under, and the answer kept for both if any.
+   *
+   * Without a kept answer, the first such request computes it and the same requests arriving meanwhile wait for it
+   * (single flight: after a catalog change, a dashboard's burst executes the list once), at most FLIGHT_WAIT_MS; a
+   * request that computes must call `settle` once its answer is kept or known not to be (an error).
    */
   async find(
     principal: Principal | null,
@@ -117,13 +138,36 @@ export class CatalogCache {
     document: DocumentNode,
     operation: OperationDefinitionNode,
     parts: () => string[],
-  ): Promise<{ key: string; version: string; answer: unknown } | null> {
+  ): Promise<Found | null> {
     const kind = accessKind(principal);
     if (!this.enabled || !kind || !this.reads(schema, document, operation)) return null;
     const version = await this.version();
     if (!version) return null;
     const key = [kind, ...parts()].join('\n');
-    return { key, version, answer: this.get(key, version) };
+    const flight = `${version}\n${key}`;
+    const computing = this.get(key, version) === undefined ? this.flights.get(flight) : undefined;
+    if (computing) await computing;
+    const answer = this.get(key, version);
+    // After a wait that ended without an answer (an error, or past the wait), this request computes unannounced.
+    if (answer !== undefined || computing || this.flights.has(flight)) return { key, version, answer, settle: SETTLED };
+    return { key, version, answer, settle: this.announce(flight) };
+  }
+
+  /** Registers the flight that computes `flight`'s answer; its settle (or FLIGHT_WAIT_MS) releases the waiters. */
+  private announce(flight: string): () => void {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const settle = () => {
+      clearTimeout(timer);
+      if (this.flights.get(flight) === done) this.flights.delete(flight);
+      release();
+    };
+    const timer = setTimeout(settle, FLIGHT_WAIT_MS);
+    timer.unref();
+    this.flights.set(flight, done);
+    return settle;
   }
 
   /** The answer kept under `key` for `version`, if any. */
@@ -214,7 +258,7 @@ function readsOnlyCatalog(schema: GraphQLSchema, document: DocumentNode, operati
 export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
-      let pending: { key: string; version: string } | null = null;
+      let pending: Found | null = null;
       return {
         async responseForOperation({ document, operation, source, request, contextValue }) {
           const parts = () => ['graphql', operation.name?.value ?? '', source, JSON.stringify(request.variables ?? {})];
@@ -228,13 +272,18 @@ export function catalogCachePlugin(schema: GraphQLSchema, cache: CatalogCache): 
           return null;
         },
         async willSendResponse({ response }) {
-          if (!pending || response.body.kind !== 'single') return;
-          const { data, errors, extensions } = response.body.singleResult;
-          if (errors?.length || extensions || !data) return;
-          // Served to every later caller of its kind as it is: frozen, so that nothing can change it for them.
-          const json = cache.serialize(deepFreeze(data));
-          // Kept as objects too (plugins may read the answer), which take a few times their JSON's size.
-          cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * json.length + pending.key.length);
+          if (!pending) return;
+          try {
+            if (response.body.kind !== 'single') return;
+            const { data, errors, extensions } = response.body.singleResult;
+            if (errors?.length || extensions || !data) return;
+            // Served to every later caller of its kind as it is: frozen, so that nothing can change it for them.
+            const json = cache.serialize(deepFreeze(data));
+            // Kept as objects too (plugins may read the answer), which take a few times their JSON's size.
+            cache.set(pending.key, pending.version, data, OBJECT_SIZE_FACTOR * json.length + pending.key.length);
+          } finally {
+            pending.settle();
+          }
         },
       };
     },
