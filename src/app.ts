@@ -9,11 +9,11 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
-import { GraphqlAnswerBytes } from './graphql/answer-bytes.ts';
 import express, { type Request, type Response } from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type ServerOptions, type VerifyClientCallbackAsync } from 'ws';
 import { restRouter } from '../rest-adapter/router.ts';
+import { GraphqlAnswerBytes } from './graphql/answer-bytes.ts';
 import { catalogCachePlugin } from './graphql/catalog-cache.ts';
 import type { Context } from './graphql/context.ts';
 import { formatGraphqlError, serviceAvailabilityPlugin } from './graphql/errors.ts';

@@ -51,6 +51,21 @@ interface Entry {
   size: number;
 }
 
+/** The longest a request waits for the same request's answer being computed before computing its own. */
+export const FLIGHT_WAIT_MS = 5_000;
+
+/** Where a catalog read stands (`CatalogCache.find`). */
+export interface Found {
+  key: string;
+  version: string;
+  /** The answer kept for the key and version, or undefined: then the request computes it. */
+  answer: unknown;
+  /** Called by a request that computed, once its answer is kept or will not be: the requests waiting go on. */
+  settle: () => void;
+}
+
+const SETTLED = () => undefined;
+
 /**
  * Answers of catalog reads, kept for their version: the technique list, which REST clients and dashboards read to map
  * their work to ATT&CK, is then the version's one-row read instead of a thousand rows read, mapped and executed.
@@ -67,21 +82,6 @@ interface Entry {
  *
  * Bounded by `maxChars` (the characters of the answers' JSON, the least recently used out first); 0 keeps nothing.
  */
-/** The longest a request waits for the same request's answer being computed before computing its own. */
-export const FLIGHT_WAIT_MS = 5_000;
-
-/** Where a catalog read stands (`CatalogCache.find`). */
-export interface Found {
-  key: string;
-  version: string;
-  /** The answer kept for the key and version, or undefined: then the request computes it. */
-  answer: unknown;
-  /** Called by a request that computed, once its answer is kept or will not be: the requests waiting go on. */
-  settle: () => void;
-}
-
-const SETTLED = () => undefined;
-
 export class CatalogCache {
   private readonly entries = new Map<string, Entry>();
   private size = 0;
@@ -145,11 +145,14 @@ export class CatalogCache {
     if (!version) return null;
     const key = [kind, ...parts()].join('\n');
     const flight = `${version}\n${key}`;
-    const computing = this.get(key, version) === undefined ? this.flights.get(flight) : undefined;
-    if (computing) await computing;
-    const answer = this.get(key, version);
+    let answer = this.get(key, version);
+    const computing = answer === undefined ? this.flights.get(flight) : undefined;
+    if (computing) {
+      await computing;
+      answer = this.get(key, version);
+    }
     // After a wait that ended without an answer (an error, or past the wait), this request computes unannounced.
-    if (answer !== undefined || computing || this.flights.has(flight)) return { key, version, answer, settle: SETTLED };
+    if (answer !== undefined || computing) return { key, version, answer, settle: SETTLED };
     return { key, version, answer, settle: this.announce(flight) };
   }
 
