@@ -554,4 +554,19 @@ describe('recomputation', () => {
     // persistence 0.8 × 1 = 0.8; the first by score is not_covered: 0.8 × 0.9 × 100 = 72
     expect(sample.body).toMatchObject({ total: 250, items: [{ impact: 0.8, likelihood: 0.9, score: 72, actor_count: 4 }] });
   });
+
+  it('rewrites the profiles in their pages: twenty computations leave the table its size, without a vacuum', async () => {
+    const size = async () => {
+      const [row] = await app.services.prisma.$queryRaw<{ bytes: number }[]>`
+        SELECT pg_relation_size('risk_profiles')::int AS bytes`;
+      return row.bytes;
+    };
+    await app.api('POST', '/risk/compute', { token: admin });
+    const before = await size();
+    for (let run = 0; run < 20; run += 1) {
+      expect((await app.api('POST', '/risk/compute', { token: admin })).body).toMatchObject({ profiles: 1008 });
+    }
+    // Each computation writes a new version of all 1,008 rows: on full pages each added a copy of the table.
+    expect(await size()).toBeLessThanOrEqual(before * 2);
+  });
 });
