@@ -81,6 +81,28 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
         expect(await detail.json()).toEqual({
           data: { test: { technique: { ttpId: 'T9700', description: 'Read through a test', createdAt: technique.body.created_at } } },
         });
+        // A JSON column comes back as written through the bundled Prisma, objects shaped like its tagged values
+        // (`{$type, value}`, which its deserialiser turns into Dates, BigInts or parsed JSON) included.
+        const logSource = {
+          product: 'windows',
+          $type: 'DateTime',
+          value: '2020-01-01T00:00:00.000Z',
+          nested: [
+            { $type: 'Json', value: '{"a":1}' },
+            { $type: 'BigInt', value: '12' },
+          ],
+        };
+        const rule = await service.api('POST', '/detection-rules', token, {
+          title: 'Built rule',
+          technique_ids: ['T9700'],
+          log_source: logSource,
+        });
+        expect(rule).toMatchObject({ status: 201, body: { log_source: logSource } });
+        for (const path of [`/detection-rules/${rule.body.id}`, '/detection-rules?limit=5']) {
+          const again = await service.api('GET', path, token);
+          const [read] = again.body.items ?? [again.body];
+          expect(read, path).toMatchObject({ id: rule.body.id, log_source: logSource, created_at: rule.body.created_at });
+        }
 
         const openapi = await service.api('GET', '/openapi.json');
         expect(openapi.status).toBe(200);
