@@ -26,6 +26,17 @@ describe('a lifecycle defined with the kit', () => {
     expect(door.statesWhere((rule) => !rule.passable)).toEqual(['closed', 'locked']);
   });
 
+  it('works out the valid transitions of a state (and role) once, and shares them read-only', () => {
+    const first = door.validTransitions('closed', 'red_lead');
+    expect(door.validTransitions('closed', 'red_lead')).toBe(first);
+    expect(door.validTransitions('closed')).not.toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // A state the table does not have (never stored, but not trusted either) is answered without being kept.
+    const unknown = 'ajar' as 'open';
+    expect(door.validTransitions(unknown)).toEqual([]);
+    expect(door.validTransitions(unknown)).not.toBe(door.validTransitions(unknown));
+  });
+
   it('answers INVALID_TRANSITION with the body of every lifecycle', () => {
     expect(() => door.assertFrom(door.transition('lock'), 'open')).toThrow(
       'Invalid transition: lock cannot move a door from open to locked. Valid transitions from open: closed',

@@ -69,9 +69,19 @@ export function defineLifecycle<S extends string, R, T extends TransitionRow<S>>
   const targetsOf = (row: T) => listOf(row.to);
   const rowsFrom = (state: S, role?: Role) =>
     spec.transitions.filter((row) => fromOf(row).includes(state) && (role === undefined || row.roles.includes(role)));
-  const validTransitions = (state: S, role?: Role): S[] => {
+  const transitionsOf = (state: S, role?: Role): readonly S[] => {
     const targets = rowsFrom(state, role).flatMap(targetsOf);
-    return stateNames.filter((candidate) => candidate !== state && targets.includes(candidate));
+    return Object.freeze(stateNames.filter((candidate) => candidate !== state && targets.includes(candidate)));
+  };
+  // Read for every row of every list (`valid_transitions`): each (state, role) of the table is worked out once.
+  const transitionsKept = new Map<string, readonly S[]>();
+  const validTransitions = (state: S, role?: Role): readonly S[] => {
+    const key = role === undefined ? state : `${state} ${role}`;
+    const kept = transitionsKept.get(key);
+    if (kept) return kept;
+    const transitions = transitionsOf(state, role);
+    if (stateNames.includes(state)) transitionsKept.set(key, transitions);
+    return transitions;
   };
   const invalidTransition = (row: T, current: S, target: S = targetsOf(row)[0]) =>
     new InvalidTransitionError(spec.noun, row.path ?? row.action, current, target, validTransitions(current));
