@@ -100,7 +100,7 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
         expect(rule).toMatchObject({ status: 201, body: { log_source: logSource } });
         for (const path of [`/detection-rules/${rule.body.id}`, '/detection-rules?limit=5']) {
           const again = await service.api('GET', path, token);
-          const [read] = again.body.items ?? [again.body];
+          const read = (again.body.items ?? [again.body]).find((item: { id: string }) => item.id === rule.body.id);
           expect(read, path).toMatchObject({ id: rule.body.id, log_source: logSource, created_at: rule.body.created_at });
         }
 

@@ -5,3 +5,8 @@
 -- table, and reads scanned them all until a vacuum came round (or never, where autovacuum is off).
 ALTER TABLE "risk_profiles" SET (fillfactor = 50);
 ALTER TABLE "revalidation_entries" SET (fillfactor = 50);
+
+-- The setting applies to pages written from now on: both tables (a row per technique at most, per reason for the
+-- queue) are rewritten once, compactly and at the new fill, leaving behind the copies earlier computations appended.
+CLUSTER "risk_profiles" USING "risk_profiles_pkey";
+CLUSTER "revalidation_entries" USING "revalidation_entries_pkey";

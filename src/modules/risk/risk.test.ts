@@ -566,7 +566,8 @@ describe('recomputation', () => {
     for (let run = 0; run < 20; run += 1) {
       expect((await app.api('POST', '/risk/compute', { token: admin })).body).toMatchObject({ profiles: 1008 });
     }
-    // Each computation writes a new version of all 1,008 rows: on full pages each added a copy of the table.
-    expect(await size()).toBeLessThanOrEqual(before * 2);
+    // Each computation writes a new version of all 1,008 rows: on full pages each added a copy of the table (21
+    // times its size here). A computation that could not reclaim the last one's versions adds half a table at most.
+    expect(await size()).toBeLessThanOrEqual(before * 4);
   });
 });
