@@ -3,6 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { setSourceLocation } from '../helpers/data-sources.ts';
 import { FILE_SERVER_ENV, serveFiles } from '../helpers/file-server.ts';
 import { referenceData } from '../helpers/reference-data.ts';
 import { type Team, team } from '../helpers/test-runs.ts';
@@ -74,11 +75,7 @@ export const serveAttackBundle = () =>
 
 /** Points the app's ATT&CK Enterprise source at the bundle of `serveAttackBundle`. */
 export async function useAttackBundle(app: TestApp, files: { url: string }) {
-  await app.services.prisma.dataSource.upsert({
-    where: { kind: 'attack_enterprise' },
-    create: { kind: 'attack_enterprise', name: 'MITRE ATT&CK Enterprise', location: `${files.url}/attack.json` },
-    update: { location: `${files.url}/attack.json` },
-  });
+  await setSourceLocation(app, 'attack_enterprise', `${files.url}/attack.json`);
 }
 
 /**

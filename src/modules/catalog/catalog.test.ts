@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../events/types.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { setSourceLocation } from '../../../test/helpers/data-sources.ts';
 import { eventsSettled } from '../../../test/helpers/events.ts';
 import { FILE_SERVER_ENV, serveFiles, type FileServer } from '../../../test/helpers/file-server.ts';
 import { referenceData } from '../../../test/helpers/reference-data.ts';
@@ -76,13 +77,7 @@ let secondChanges: Record<string, any>;
 let customId: string;
 let testOnRevoked: { id: string; techniqueId: string };
 
-function setSource(location: string) {
-  return app.services.prisma.dataSource.upsert({
-    where: { kind: 'attack_enterprise' },
-    create: { kind: 'attack_enterprise', name: 'MITRE ATT&CK Enterprise', location },
-    update: { location },
-  });
-}
+const setSource = (location: string) => setSourceLocation(app, 'attack_enterprise', location);
 
 const SYNC = 'mutation { syncTtp { message new updated counts changes } }';
 

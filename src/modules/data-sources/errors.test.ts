@@ -6,6 +6,7 @@ import { SYSTEM_ACTOR } from '../../db/unit-of-work.ts';
 import type { DataSourceKind } from '../../generated/prisma/enums.ts';
 import { syncDataSource } from './sync.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { setSourceLocation } from '../../../test/helpers/data-sources.ts';
 import { serveFiles, type FileServer } from '../../../test/helpers/file-server.ts';
 
 /** A stand-in for /etc/shadow: what must never show up in a recorded error. */
@@ -79,7 +80,7 @@ describe('data-source errors', () => {
   });
 
   it('a missing file reads "file not found"', async () => {
-    await app.services.prisma.dataSource.update({ where: { kind: 'd3fend' }, data: { location: join(dir, 'nothing-here.csv') } });
+    await setSourceLocation(app, 'd3fend', join(dir, 'nothing-here.csv'));
     await expect(syncDataSource(app.services, 'd3fend', SYSTEM_ACTOR, 'api')).rejects.toMatchObject({
       code: 'SOURCE_UNAVAILABLE',
       reason: 'file not found',

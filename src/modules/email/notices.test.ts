@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Roles, type Role } from '../../auth/roles.ts';
 import { QueueName } from '../../jobs/types.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { setSourceLocation } from '../../../test/helpers/data-sources.ts';
 import { eventsSettled, eventually } from '../../../test/helpers/events.ts';
 import { EMAIL_RETENTION_MS, sendEmail, sweepEmails } from './delivery.ts';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../../test/helpers/smtp.ts';
@@ -205,11 +206,7 @@ describe('e-mail on new techniques found by a catalog sync', () => {
         ],
       }),
     );
-    await app.services.prisma.dataSource.upsert({
-      where: { kind: 'attack_enterprise' },
-      create: { kind: 'attack_enterprise', name: 'MITRE ATT&CK Enterprise', location: bundle },
-      update: { location: bundle },
-    });
+    await setSourceLocation(app, 'attack_enterprise', bundle);
     const sync = await app.api('POST', '/system/sync-ttp', { token: t.admin.token });
     expect(sync).toMatchObject({ status: 200, body: { new: 3 } });
     await mailSettled();

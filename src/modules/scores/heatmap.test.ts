@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CoverageStatus } from '../../generated/prisma/enums.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { setSourceLocation } from '../../../test/helpers/data-sources.ts';
 
 const layerSchema = JSON.parse(readFileSync(new URL('../../../test/fixtures/navigator-layer-4.5.schema.json', import.meta.url), 'utf8'));
 const validateLayer = new Ajv({ allErrors: true }).compile(layerSchema);
@@ -237,11 +238,7 @@ describe('ATT&CK Navigator layers', () => {
   });
 
   it('a platform filter becomes the layer filter; a versioned ATT&CK source names the version', async () => {
-    await app.services.prisma.dataSource.upsert({
-      where: { kind: 'attack_enterprise' },
-      create: { kind: 'attack_enterprise', name: 'ATT&CK', location: '/srv/mirror/enterprise-attack-18.1.json' },
-      update: { location: '/srv/mirror/enterprise-attack-18.1.json' },
-    });
+    await setSourceLocation(app, 'attack_enterprise', '/srv/mirror/enterprise-attack-18.1.json');
     const response = await app.api('GET', '/heatmap?format=navigator&platform=Linux', { token: viewer });
     const layer = valid(response.body);
     expect(layer.versions.attack).toBe('18');
