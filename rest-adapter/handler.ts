@@ -144,10 +144,11 @@ async function answerFromCatalog(
   const parts = () => ['rest', route.path, JSON.stringify(variables)];
   const found = await cache.find(context.auth.principal, schema, operation.document, operation.definition, parts);
   if (!found) return false;
-  let body = found.answer as string | undefined;
+  // Kept as the bytes sent: a list's JSON encoded once, not for every request (and collected after each).
+  let body = found.answer as Buffer | undefined;
   if (body === undefined) {
     try {
-      body = JSON.stringify(await run()) ?? 'null';
+      body = Buffer.from(JSON.stringify(await run()) ?? 'null');
       cache.set(found.key, found.version, body, body.length + found.key.length);
     } finally {
       found.settle();
@@ -156,7 +157,7 @@ async function answerFromCatalog(
   // As res.json() would send it: the same bytes and Content-Type.
   res
     .status(route.status ?? 200)
-    .type('application/json')
+    .set('Content-Type', 'application/json; charset=utf-8')
     .send(body);
   return true;
 }

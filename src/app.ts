@@ -153,7 +153,7 @@ export async function createApp(services: Services): Promise<App> {
   );
 
   const apolloLimited = apolloLimits<Context>(schema, limits);
-  const answerBytes = new GraphqlAnswerBytes();
+  const answerBytes = new GraphqlAnswerBytes((json) => services.catalogCache.keptBytes(json));
   const apollo = new ApolloServer<Context>({
     schema,
     ...apolloLimited.options,

@@ -30,13 +30,20 @@ const SHARED = null;
 export class GraphqlAnswerBytes {
   private readonly slots = new WeakMap<object, Slot | typeof SHARED>();
 
-  /** Makes `res` send the bytes `stringifyResult` writes for the operation of `context`. */
+  /** `keptBytes`: the bytes already encoded for an answer's JSON, if any (a kept catalog answer's). */
+  constructor(private readonly keptBytes: (json: string) => Buffer | undefined = () => undefined) {}
+
+  /**
+   * Makes `res` send the bytes `stringifyResult` writes for the operation of `context`, and for an answer given as
+   * a string the bytes kept for it, if any.
+   */
   attach(context: Context, res: Response): void {
     const slot: Slot = { bytes: null };
     (context as Slotted)[SLOT] = slot;
     const send = res.send;
+    const keptBytes = this.keptBytes;
     res.send = function sendAnswer(this: Response, body?: unknown) {
-      if (body !== PLACEHOLDER) return send.call(this, body);
+      if (body !== PLACEHOLDER) return send.call(this, (typeof body === 'string' && keptBytes(body)) || body);
       // Only this request's own answer can have made its placeholder; never send the placeholder itself.
       if (!slot.bytes) throw new Error('a GraphQL answer placeholder without its bytes');
       const bytes = slot.bytes;

@@ -139,7 +139,11 @@ describe('catalog answers kept for the catalog version', () => {
       return { type: response.headers.get('content-type'), body: await response.text() };
     };
     const executed = await raw(admin);
+    const keptBytes = vi.spyOn(app.services.catalogCache, 'keptBytes');
     expect(await raw(admin)).toEqual(executed);
+    // Sent as the bytes kept with the answer, not encoded again.
+    expect(keptBytes.mock.results.map(({ value }) => Buffer.isBuffer(value))).toEqual([true]);
+    keptBytes.mockRestore();
     expect(executed.body).toBe(`${JSON.stringify({ data: first.data })}\n`);
     // Another role runs its own first request (its access checks), then is answered from memory too.
     const lead = await app.tokenFor('blue_lead');
@@ -243,6 +247,27 @@ describe('CatalogCache', () => {
     expect([cache.get('b', 'v1'), cache.get('a', 'v1'), cache.get('e', 'v1')]).toEqual([undefined, 'A', 'E']);
     cache.set('f', 'v1', 'F', 251);
     expect([cache.get('f', 'v1'), cache.get('c', 'v1')]).toEqual([undefined, 'C']);
+  });
+
+  it("keeps a GraphQL answer's bytes with it, counted in its size, and drops them with it", () => {
+    const data = { techniques: [{ name: 'Phishing – spearphishing' }] };
+    const size = (json: string) => 4 * json.length;
+    const cache = new CatalogCache(10_000, async () => 'v');
+    const json = cache.serialize(data);
+    expect(cache.keptBytes(json)).toBeUndefined();
+    cache.set('graphql', 'v1', data, size(json));
+    expect(cache.keptBytes(json)).toEqual(Buffer.from(json));
+    expect(cache.keptBytes(`${json} `)).toBeUndefined();
+    // Pushed out by newer answers, it takes its bytes along.
+    for (const key of ['x', 'y', 'z', 'w']) cache.set(key, 'v1', key, 2_500);
+    expect(cache.get('graphql', 'v1')).toBeUndefined();
+    expect(cache.keptBytes(json)).toBeUndefined();
+    // The bytes count: an answer that fits its share of the budget without them, but not with them, is not kept.
+    const tight = new CatalogCache(4 * size(json), async () => 'v');
+    tight.serialize(data);
+    tight.set('graphql', 'v1', data, size(json));
+    expect(tight.get('graphql', 'v1')).toBeUndefined();
+    expect(tight.keptBytes(json)).toBeUndefined();
   });
 
   it('judges each fragment once: fragments spreading each other twice over cost their size, not 2^depth', () => {
