@@ -13,7 +13,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { assertAccess } from '../src/auth/access.ts';
-import { sendJson } from '../src/http/json-body.ts';
+import { sendJson, sendJsonBody } from '../src/http/json-body.ts';
 import { domainErrorFrom } from '../src/db/errors.ts';
 import { ValidationError } from '../src/errors.ts';
 import { assertCleanInput } from '../src/graphql/input-guard.ts';
@@ -155,10 +155,7 @@ async function answerFromCatalog(
     }
   }
   // As res.json() would send it: the same bytes and Content-Type.
-  res
-    .status(route.status ?? 200)
-    .set('Content-Type', 'application/json; charset=utf-8')
-    .send(body);
+  sendJsonBody(res.status(route.status ?? 200), body);
   return true;
 }
 

@@ -195,7 +195,7 @@ export class CatalogCache {
    */
   set(key: string, version: string, answer: unknown, size: number): void {
     if (!this.enabled) return;
-    const json = typeof answer === 'object' && answer !== null ? this.written.get(answer) : undefined;
+    const json = this.writtenJson(answer);
     const bytes = json === undefined ? undefined : Buffer.from(json);
     const total = size + (bytes?.length ?? 0);
     if (total * LARGEST_SHARE > this.maxChars) return;
@@ -211,9 +211,14 @@ export class CatalogCache {
     if (!entry) return;
     this.entries.delete(key);
     this.size -= entry.size;
-    const json = typeof entry.answer === 'object' && entry.answer !== null ? this.written.get(entry.answer) : undefined;
+    const json = this.writtenJson(entry.answer);
     // Another entry with the same JSON loses its bytes too: its answers are then sent as the string, the same JSON.
     if (json !== undefined) this.bytesOfJson.delete(json);
+  }
+
+  /** The JSON `serialize` wrote for `answer`, when it is a GraphQL answer's data. */
+  private writtenJson(answer: unknown): string | undefined {
+    return typeof answer === 'object' && answer !== null ? this.written.get(answer) : undefined;
   }
 
   /** The bytes of a kept GraphQL answer's JSON, when `body` is that JSON (what the response is about to send). */

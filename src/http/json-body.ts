@@ -124,9 +124,11 @@ export function jsonAnswer(value: unknown, suffix = ''): Buffer | string | undef
 /** Sends `value` as `res.json` would (the same bytes and Content-Type), written by `jsonAnswer`. */
 export function sendJson(res: Response, value: unknown): void {
   const body = jsonAnswer(value);
-  if (body === undefined) {
-    res.json(value);
-    return;
-  }
+  if (body === undefined) res.json(value);
+  else sendJsonBody(res, body);
+}
+
+/** Sends JSON already written (a string or its UTF-8 bytes) with the Content-Type `res.json` gives. */
+export function sendJsonBody(res: Response, body: Buffer | string): void {
   res.set('Content-Type', 'application/json; charset=utf-8').send(body);
 }
