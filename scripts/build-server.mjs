@@ -26,6 +26,7 @@ const BUNDLES = {
   // Worker threads (src/threads.ts).
   'sso-worker': { source: 'src/modules/sso/verify-worker.ts' },
   'pglite-worker': { source: 'src/db/embedded-worker.ts' },
+  'pdf-worker': { source: 'src/modules/reports/pdf/render-worker.ts' },
 };
 
 /**

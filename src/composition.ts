@@ -17,6 +17,7 @@ import { InProcessJobRunner } from './jobs/in-process.ts';
 import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { SamlVerifier } from './modules/sso/verifier.ts';
+import { PdfRenderer } from './modules/reports/pdf/renderer.ts';
 import { connectRedis, connectRedisFailFast, reportOutages } from './redis.ts';
 import type { ProcessRole, Services, Wiring } from './services.ts';
 import { createStorage } from './storage/index.ts';
@@ -91,10 +92,12 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       { workers: config.SSO_XML_WORKERS, queue: config.SSO_XML_QUEUE, timeoutMs: config.SSO_XML_TIMEOUT },
       log,
     ),
+    pdfRenderer: new PdfRenderer({ workers: config.PDF_WORKERS, queue: config.PDF_QUEUE, timeoutMs: config.PDF_RENDER_TIMEOUT }, log),
     redis,
     async close() {
       await services.outbox.stop();
       await services.samlVerifier.close();
+      await services.pdfRenderer.close();
       await services.jobs.close();
       services.sessions.dispose();
       await bus.close();

@@ -356,6 +356,18 @@ const detection = {
   DETECTION_VALIDATION_TTL: duration.prefault('90d').describe('how long a detection validation stays fresh'),
 };
 
+const reports = {
+  PDF_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(8)
+    .default(1)
+    .describe('PDF workers that lay out and write reports off the request thread (1 to 8; started at the first PDF)'),
+  PDF_QUEUE: z.coerce.number().int().min(0).default(16).describe('PDF renderings that may wait for a worker; then 503'),
+  PDF_RENDER_TIMEOUT: duration.prefault('30s').describe('longest rendering of one PDF (the worker is then replaced; 503)'),
+};
+
 const email = {
   SMTP_URL: smtpUrl
     .optional()
@@ -436,6 +448,7 @@ export const CONFIG_GROUPS = [
     variables: tracker,
   },
   { title: 'Detection operations', about: '[Detection lifecycle](detection-lifecycle.md).', variables: detection },
+  { title: 'Reports', about: 'Rendering the PDF documents of `/reports/generate` ([reports](reports.md)).', variables: reports },
   {
     title: 'E-mail',
     about:
@@ -461,6 +474,7 @@ const envSchema = z.object({
   ...webhooks,
   ...tracker,
   ...detection,
+  ...reports,
   ...email,
   ...sso,
 });

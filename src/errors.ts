@@ -88,6 +88,7 @@ export const ERROR_CODES = {
   QUERY_TIMEOUT: { status: 503, applies: 'server', description: 'The operation ran past its deadline' },
   SSO_UNAVAILABLE: { status: 503, applies: 'server', description: 'Single sign-on state is unavailable for a moment' },
   SSO_BUSY: { status: 503, applies: 'server', description: 'Single sign-on is busy' },
+  REPORT_RENDERING_BUSY: { status: 503, applies: 'server', description: 'PDF rendering is at capacity or ran past its time' },
   DATA_DIR_IN_USE: { status: 503, applies: 'server', description: 'Another process holds the embedded data directory' },
 } as const satisfies Record<string, { status: number; applies: ErrorScope; description: string }>;
 

@@ -20,5 +20,6 @@ export const WEB_DIST = join(ROOT, 'web', 'dist');
 /** Code that runs in a worker thread (src/threads.ts): its bundle once built, its source (loaded through tsx) before. */
 export const THREAD_CODE = {
   'sso-worker': BUILT ? join(ROOT, 'dist', 'server', 'sso-worker.cjs') : join(ROOT, 'src', 'modules', 'sso', 'verify-worker.ts'),
+  'pdf-worker': BUILT ? join(ROOT, 'dist', 'server', 'pdf-worker.cjs') : join(ROOT, 'src', 'modules', 'reports', 'pdf', 'render-worker.ts'),
   'pglite-worker': BUILT ? join(ROOT, 'dist', 'server', 'pglite-worker.cjs') : join(ROOT, 'src', 'db', 'embedded-worker.ts'),
 };

@@ -15,6 +15,7 @@ import type { OutboxRelay } from './events/outbox.ts';
 import type { JobDefinition, JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import type { SamlVerifier } from './modules/sso/verifier.ts';
+import type { PdfRenderer } from './modules/reports/pdf/renderer.ts';
 import type { Redis } from './redis.ts';
 import type { Storage } from './storage/index.ts';
 
@@ -48,6 +49,8 @@ export interface Services {
   ssoState: SsoState;
   /** The XML workers that parse and verify SAML responses off the request thread. */
   samlVerifier: SamlVerifier;
+  /** Renders report PDFs in worker threads (src/modules/reports/pdf/renderer.ts). */
+  pdfRenderer: PdfRenderer;
   redis?: Redis;
   close(): Promise<void>;
 }

@@ -104,6 +104,18 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
           expect(read, path).toMatchObject({ id: rule.body.id, log_source: logSource, created_at: rule.body.created_at });
         }
 
+        // A PDF report, laid out by the bundled PDF worker thread (pdfkit and its fonts loaded there).
+        const pdf = await fetch(`${service.base}/api/v1/reports/generate/technique/T9700`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(pdf.status).toBe(200);
+        expect(pdf.headers.get('content-type')).toBe('application/pdf');
+        expect(
+          Buffer.from(await pdf.arrayBuffer())
+            .subarray(0, 5)
+            .toString('latin1'),
+        ).toBe('%PDF-');
+
         const openapi = await service.api('GET', '/openapi.json');
         expect(openapi.status).toBe(200);
         expect(openapi.body.paths['/auth/me'].get).toBeDefined();

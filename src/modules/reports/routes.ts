@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { ValidationError } from '../../errors.ts';
 import type { CustomRoute, Route } from '../../../rest-adapter/types.ts';
@@ -68,13 +67,9 @@ async function renderedPdf(services: Services, report: ReportDocument): Promise<
     .update(JSON.stringify({ ...report, generated_at: null }))
     .digest('hex');
   const base64 = await services.cache.remember('rendered', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
-    const chunks: Buffer[] = [];
-    // pdfkit and its fonts are loaded at the first PDF, not at start.
-    const { renderPdf } = await import('./pdf/layouts.ts');
-    const pdf = renderPdf(report);
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await once(pdf, 'end');
-    return Buffer.concat(chunks).toString('base64');
+    // In a worker thread (pdfkit and its fonts are loaded there, at the first PDF): never on the request thread.
+    const pdf = await services.pdfRenderer.render(report);
+    return pdf.toString('base64');
   });
   return Buffer.from(base64, 'base64');
 }
