@@ -1,6 +1,7 @@
 /**
  * Times the ATT&CK catalog sync on PostgreSQL: a scratch database (migrated, dropped afterwards) syncs
- * ATT&CK 17.1, then 18.1, then 18.1 again, and the timings and reports are printed.
+ * ATT&CK 17.1, then 18.1, then 18.1 again, and the timings (with the longest the event loop waited meanwhile)
+ * and reports are printed.
  *
  *   npx tsx scripts/bench-attack-sync.ts [directory | bundle.json ...]
  *
@@ -13,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { adminSql } from './admin-sql.ts';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
@@ -66,10 +68,17 @@ async function main(): Promise<void> {
     const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
     try {
       for (const [index, location] of runs.entries()) {
+        // How long the sync kept the event loop from everything else (the API runs jobs itself without Redis).
+        const loop = monitorEventLoopDelay({ resolution: 5 });
+        loop.enable();
         const started = performance.now();
         const report = await importAttackEnterprise({ services, location, actor: SYSTEM_ACTOR, log: services.log });
         const seconds = (performance.now() - started) / 1000;
-        console.log(`\n#${index + 1} ${location}: ${seconds.toFixed(2)} s`);
+        loop.disable();
+        const delay = (nanoseconds: number) => `${(nanoseconds / 1e6).toFixed(0)} ms`;
+        console.log(
+          `\n#${index + 1} ${location}: ${seconds.toFixed(2)} s; event loop delay max ${delay(loop.max)}, p99 ${delay(loop.percentile(99))}`,
+        );
         console.log(JSON.stringify({ counts: report.counts, changes: brief(report.changes) }, null, 2));
       }
     } finally {

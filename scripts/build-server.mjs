@@ -27,6 +27,7 @@ const BUNDLES = {
   'sso-worker': { source: 'src/modules/sso/verify-worker.ts' },
   'pglite-worker': { source: 'src/db/embedded-worker.ts' },
   'pdf-worker': { source: 'src/modules/reports/pdf/render-worker.ts' },
+  'catalog-worker': { source: 'src/modules/catalog/parse-worker.ts' },
 };
 
 /**

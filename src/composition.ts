@@ -18,6 +18,7 @@ import type { JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { SamlVerifier } from './modules/sso/verifier.ts';
 import { PdfRenderer } from './modules/reports/pdf/renderer.ts';
+import { BundleParser } from './modules/catalog/parser.ts';
 import { connectRedis, connectRedisFailFast, reportOutages } from './redis.ts';
 import type { ProcessRole, Services, Wiring } from './services.ts';
 import { createStorage } from './storage/index.ts';
@@ -93,11 +94,13 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       log,
     ),
     pdfRenderer: new PdfRenderer({ workers: config.PDF_WORKERS, queue: config.PDF_QUEUE, timeoutMs: config.PDF_RENDER_TIMEOUT }, log),
+    bundleParser: new BundleParser(log),
     redis,
     async close() {
       await services.outbox.stop();
       await services.samlVerifier.close();
       await services.pdfRenderer.close();
+      await services.bundleParser.close();
       await services.jobs.close();
       services.sessions.dispose();
       await bus.close();

@@ -21,5 +21,6 @@ export const WEB_DIST = join(ROOT, 'web', 'dist');
 export const THREAD_CODE = {
   'sso-worker': BUILT ? join(ROOT, 'dist', 'server', 'sso-worker.cjs') : join(ROOT, 'src', 'modules', 'sso', 'verify-worker.ts'),
   'pdf-worker': BUILT ? join(ROOT, 'dist', 'server', 'pdf-worker.cjs') : join(ROOT, 'src', 'modules', 'reports', 'pdf', 'render-worker.ts'),
+  'catalog-worker': BUILT ? join(ROOT, 'dist', 'server', 'catalog-worker.cjs') : join(ROOT, 'src', 'modules', 'catalog', 'parse-worker.ts'),
   'pglite-worker': BUILT ? join(ROOT, 'dist', 'server', 'pglite-worker.cjs') : join(ROOT, 'src', 'db', 'embedded-worker.ts'),
 };

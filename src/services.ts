@@ -16,6 +16,7 @@ import type { JobDefinition, JobRunner } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import type { SamlVerifier } from './modules/sso/verifier.ts';
 import type { PdfRenderer } from './modules/reports/pdf/renderer.ts';
+import type { BundleParser } from './modules/catalog/parser.ts';
 import type { Redis } from './redis.ts';
 import type { Storage } from './storage/index.ts';
 
@@ -51,6 +52,8 @@ export interface Services {
   samlVerifier: SamlVerifier;
   /** Renders report PDFs in worker threads (src/modules/reports/pdf/renderer.ts). */
   pdfRenderer: PdfRenderer;
+  /** Parses ATT&CK bundles in a worker thread (src/modules/catalog/parser.ts). */
+  bundleParser: BundleParser;
   redis?: Redis;
   close(): Promise<void>;
 }

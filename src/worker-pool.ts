@@ -22,6 +22,8 @@ export interface PoolLimits {
 export interface PooledJob {
   /** The message posted to the worker; its `job` number identifies the answers. */
   readonly request: { job: number };
+  /** Memory the message hands over to the worker rather than copies (detached here once posted). */
+  readonly transfer?: ArrayBuffer[];
 }
 
 export interface PoolOwner<J extends PooledJob, M extends { kind: string; job?: number }> {
@@ -119,7 +121,7 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
       this.retire(slot);
       this.owner.timedOut(job);
     }, this.limits.timeoutMs);
-    slot.worker.postMessage(job.request);
+    slot.worker.postMessage(job.request, job.transfer);
   }
 
   private received(slot: Slot<J>, message: M): void {

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVICE_NODE_FLAGS } from '../scripts/service-flags.mjs';
 import { createTestDatabase } from './helpers/database.ts';
+import { referenceData } from './helpers/reference-data.ts';
 import { STARTUP_BUDGET_MS, startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -103,6 +104,23 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
           const read = (again.body.items ?? [again.body]).find((item: { id: string }) => item.id === rule.body.id);
           expect(read, path).toMatchObject({ id: rule.body.id, log_source: logSource, created_at: rule.body.created_at });
         }
+
+        // An ATT&CK sync, its bundle parsed by the bundled catalog worker thread.
+        const bundle = referenceData('attack', 'enterprise-attack-17.1.trimmed.json');
+        const source = await service.api('PATCH', '/data-sources/attack_enterprise', token, { location: bundle });
+        expect(source.status, JSON.stringify(source.body)).toBe(200);
+        const sync = await service.api('POST', '/data-sources/attack_enterprise/sync', token);
+        expect(sync.status, JSON.stringify(sync.body)).toBe(202);
+        await expect
+          .poll(
+            async () => {
+              const sources = await service.api('GET', '/data-sources', token);
+              return sources.body.find((each: { kind: string }) => each.kind === 'attack_enterprise')?.last_run?.status;
+            },
+            { timeout: 30_000, interval: 200 },
+          )
+          .toBe('succeeded');
+        expect((await service.api('GET', '/techniques/T1059', token)).body).toMatchObject({ ttp_id: 'T1059' });
 
         // A PDF report, laid out by the bundled PDF worker thread (pdfkit and its fonts loaded there).
         const pdf = await fetch(`${service.base}/api/v1/reports/generate/technique/T9700`, {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { inTransaction, type UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Services } from '../../services.ts';
-import { readSourceText, SourceUnavailableError, type SourceAccess } from '../../sources/location.ts';
+import { readSourceBytes, SourceUnavailableError } from '../../sources/location.ts';
 import type { Importer, ImportContext, ImportReport } from '../../sources/importer.ts';
 import { inBatches as writeInBatches } from '../../sources/batches.ts';
 import { BATCH_ROWS, deleteRows, insertRows, TABLES, updateRows, type Row, type TableShape } from './bulk.ts';
@@ -10,7 +10,6 @@ import { planByStixId, summary, type KindPlan } from './diff.ts';
 import { planLinks, planTactics, planTechniques, type LinkPlan, type StoredLink, type TechniquePlan } from './plan.ts';
 import {
   InvalidBundleError,
-  parseAttackBundle,
   type AttackCatalog,
   type MitigationRecord,
   type SoftwareRecord,
@@ -117,10 +116,10 @@ const techniqueMitigationRow = (l: StoredLink): Row => ({
   description: l.description,
 });
 
-async function loadCatalog(location: string, access: SourceAccess): Promise<AttackCatalog> {
-  const json = await readSourceText(location, access);
+async function loadCatalog(location: string, services: Services): Promise<AttackCatalog> {
+  const bytes = await readSourceBytes(location, services.config);
   try {
-    return parseAttackBundle(json);
+    return await services.bundleParser.parse(bytes);
   } catch (error) {
     if (error instanceof InvalidBundleError) throw new SourceUnavailableError(location, error.message, { cause: error });
     throw error;
@@ -206,7 +205,7 @@ async function currentCounts(services: Services): Promise<Record<string, number>
 export const importAttackEnterprise: Importer = async (context): Promise<ImportReport> => {
   const { services, location, log } = context;
   const started = Date.now();
-  const catalog = await loadCatalog(location, services.config);
+  const catalog = await loadCatalog(location, services);
   const prisma = services.prisma;
   const [tactics, techniques, mitigations, actors, software, techniqueMitigations, actorTechniques] = await Promise.all([
     prisma.tactic.findMany(),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turnsDuring } from '../../../../test/helpers/event-loop.ts';
 import { createLogger } from '../../../logger.ts';
 import type { CoverageSummaryDocument } from '../documents/coverage.ts';
 import type { ReportDocument } from '../documents/index.ts';
@@ -52,16 +53,7 @@ const text = (pdf: Buffer) => pdf.subarray(0, 5).toString('latin1');
 describe('PDF rendering in worker threads', () => {
   it('renders a report off the request thread: the event loop keeps turning while a long report is laid out', async () => {
     const pdfs = renderer();
-    let turns = 0;
-    let rendering = true;
-    const turn = () => {
-      turns += 1;
-      if (rendering) setImmediate(turn);
-    };
-    setImmediate(turn);
-    const pdf = await pdfs.render(coverageSummary(2_000)).finally(() => {
-      rendering = false;
-    });
+    const { value: pdf, turns } = await turnsDuring(() => pdfs.render(coverageSummary(2_000)));
     expect(text(pdf)).toBe('%PDF-');
     expect(pdf.subarray(-6).toString('latin1')).toContain('%%EOF');
     expect(pdf.length).toBeGreaterThan(50_000);
