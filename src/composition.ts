@@ -100,8 +100,9 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
       await services.outbox.stop();
       await services.samlVerifier.close();
       await services.pdfRenderer.close();
-      await services.bundleParser.close();
+      // After the jobs: a sync that is parsing its bundle when the process stops finishes within the grace period.
       await services.jobs.close();
+      await services.bundleParser.close();
       services.sessions.dispose();
       await bus.close();
       subscriber?.disconnect();

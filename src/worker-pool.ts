@@ -51,9 +51,17 @@ interface Slot<J> {
   idle?: NodeJS.Timeout;
 }
 
+/** A worker that has not loaded its code by then is stopped (its job fails, the next gets a new worker). */
+export const STARTUP_MS = 30_000;
+
 export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: number }> {
   private readonly slots: Slot<J>[] = [];
   private readonly queue: J[] = [];
+  /**
+   * Each waiting job's deadline: it waits at most the time a worker may take to start and run one job, then fails
+   * as busy (a client does not wait behind a queue of slow jobs for minutes).
+   */
+  private readonly waiting = new Map<J, NodeJS.Timeout>();
   private stopped = false;
 
   constructor(
@@ -67,8 +75,28 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     if (this.stopped) throw this.owner.busy(true);
     const slot = this.idleSlot();
     if (slot) this.run(slot, job);
-    else if (this.queue.length < this.limits.queue) this.queue.push(job);
+    else if (this.queue.length < this.limits.queue) this.enqueue(job);
     else throw this.owner.busy(false);
+  }
+
+  private enqueue(job: J): void {
+    this.queue.push(job);
+    const deadline = setTimeout(() => {
+      this.waiting.delete(job);
+      this.queue.splice(this.queue.indexOf(job), 1);
+      this.owner.lost(job, this.owner.busy(false));
+    }, this.limits.timeoutMs + STARTUP_MS);
+    deadline.unref();
+    this.waiting.set(job, deadline);
+  }
+
+  private dequeue(): J | undefined {
+    const job = this.queue.shift();
+    if (job) {
+      clearTimeout(this.waiting.get(job));
+      this.waiting.delete(job);
+    }
+    return job;
   }
 
   /** Starts a worker if none runs, so that the first job does not wait for one. */
@@ -85,11 +113,13 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
   async close(): Promise<void> {
     this.stopped = true;
     const slots = this.slots.splice(0);
-    for (const job of this.queue.splice(0)) this.owner.lost(job, this.owner.busy(true));
+    for (let job = this.dequeue(); job; job = this.dequeue()) this.owner.lost(job, this.owner.busy(true));
     for (const slot of slots) {
       clearTimeout(slot.timer);
       clearTimeout(slot.idle);
-      if (slot.job) this.owner.lost(slot.job, this.owner.busy(true));
+      const job = slot.job;
+      slot.job = null;
+      if (job) this.owner.lost(job, this.owner.busy(true));
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
@@ -102,6 +132,11 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     const worker = startThread(this.owner.thread, { resourceLimits: { maxOldGenerationSizeMb: this.owner.heapMb } });
     worker.unref();
     const slot: Slot<J> = { worker, ready: false, job: null };
+    slot.timer = setTimeout(
+      () => this.retire(slot, new Error(`the ${this.owner.label} worker did not start in ${STARTUP_MS} ms`)),
+      STARTUP_MS,
+    );
+    slot.timer.unref();
     worker.on('message', (message: M) => this.received(slot, message));
     worker.on('error', (error) => this.retire(slot, error));
     worker.on('exit', (code) => this.retire(slot, new Error(`the ${this.owner.label} worker stopped (exit code ${code})`)));
@@ -121,11 +156,19 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
       this.retire(slot);
       this.owner.timedOut(job);
     }, this.limits.timeoutMs);
-    slot.worker.postMessage(job.request, job.transfer);
+    try {
+      slot.worker.postMessage(job.request, job.transfer);
+    } catch (error) {
+      // A request that cannot be sent (nothing sent today can fail so) fails alone; the worker is replaced.
+      this.retire(slot, error as Error);
+    }
   }
 
   private received(slot: Slot<J>, message: M): void {
+    // A stopped worker's messages still queued for this thread are not answers any more.
+    if (!this.slots.includes(slot)) return;
     if (message.kind === 'ready') {
+      clearTimeout(slot.timer);
       slot.ready = true;
       if (slot.job) this.start(slot, slot.job);
       return;
@@ -135,7 +178,7 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     if (!this.owner.received(job, message, (answer) => slot.worker.postMessage(answer))) return;
     clearTimeout(slot.timer);
     slot.job = null;
-    const queued = this.queue.shift();
+    const queued = this.dequeue();
     if (queued) this.run(slot, queued);
     else this.rest(slot);
   }
@@ -158,11 +201,12 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     clearTimeout(slot.idle);
     void slot.worker.terminate();
     if (error) this.log.warn({ err: error }, `${this.owner.label} worker failed`);
-    if (slot.job) this.owner.lost(slot.job, error ?? null);
-    const queued = this.queue.shift();
-    if (!queued) return;
+    const job = slot.job;
+    slot.job = null;
+    if (job) this.owner.lost(job, error ?? null);
+    if (!this.queue.length || this.stopped) return;
+    // One worker fewer than the limit now: a waiting job gets a new one.
     const fresh = this.idleSlot();
-    if (fresh) this.run(fresh, queued);
-    else this.queue.unshift(queued);
+    if (fresh) this.run(fresh, this.dequeue()!);
   }
 }

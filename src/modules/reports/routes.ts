@@ -68,7 +68,7 @@ async function renderedPdf(services: Services, report: ReportDocument): Promise<
     .digest('hex');
   const base64 = await services.cache.remember('rendered', `reports:pdf:${content}`, RENDERED_PDF_TTL_MS, async () => {
     // In a worker thread (pdfkit and its fonts are loaded there, at the first PDF): never on the request thread.
-    const pdf = await services.pdfRenderer.render(report);
+    const pdf = await services.pdfRenderer.render(report, content);
     return pdf.toString('base64');
   });
   return Buffer.from(base64, 'base64');

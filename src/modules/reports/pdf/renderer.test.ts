@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { once } from 'node:events';
 import { turnsDuring } from '../../../../test/helpers/event-loop.ts';
 import { createLogger } from '../../../logger.ts';
 import type { CoverageSummaryDocument } from '../documents/coverage.ts';
 import type { ReportDocument } from '../documents/index.ts';
-import { PdfRenderer, ReportRenderingBusyError } from './renderer.ts';
+import { renderPdf } from './layouts.ts';
+import { FAILED_RENDERING_MS, PdfRenderer, ReportRenderingBusyError } from './renderer.ts';
 
 const log = createLogger('silent');
 const renderers: PdfRenderer[] = [];
@@ -50,63 +52,83 @@ function coverageSummary(techniques: number): CoverageSummaryDocument {
 
 const text = (pdf: Buffer) => pdf.subarray(0, 5).toString('latin1');
 
+/** Milliseconds `report` takes to lay out on this thread (what a request would have waited behind). */
+async function renderedHere(report: ReportDocument): Promise<number> {
+  const started = performance.now();
+  const pdf = renderPdf(report);
+  pdf.resume();
+  await once(pdf, 'end');
+  return performance.now() - started;
+}
+
 describe('PDF rendering in worker threads', () => {
-  it('renders a report off the request thread: the event loop keeps turning while a long report is laid out', async () => {
+  it('renders a report off the request thread: no turn of the event loop waits for the layout', async () => {
     const pdfs = renderer();
-    const { value: pdf, turns } = await turnsDuring(() => pdfs.render(coverageSummary(2_000)));
+    const report = coverageSummary(8_000);
+    await pdfs.render(coverageSummary(3), 'warm-up');
+    // The second time: pdfkit and its fonts loaded, the code warm, as in the worker.
+    await renderedHere(coverageSummary(500));
+    const here = await renderedHere(report);
+    const { value: pdf, longestGapMs } = await turnsDuring(() => pdfs.render(report, 'large'));
     expect(text(pdf)).toBe('%PDF-');
     expect(pdf.subarray(-6).toString('latin1')).toContain('%%EOF');
-    expect(pdf.length).toBeGreaterThan(50_000);
-    // Laid out on this thread, the whole report would have run between two turns.
-    expect(turns).toBeGreaterThan(10);
-    expect(pdfs.workers).toBe(1);
-    // The worker stays for the next rendering.
-    expect(text(await pdfs.render(coverageSummary(3)))).toBe('%PDF-');
+    expect(pdf.length).toBeGreaterThan(100_000);
+    // Laid out on this thread, the report would have held one turn for all of `here`.
+    expect(longestGapMs, `the layout takes ${here.toFixed(0)} ms here`).toBeLessThan(here / 2);
     expect(pdfs.workers).toBe(1);
   });
 
   it('refuses with 503 REPORT_RENDERING_BUSY once the workers are busy and the queue is full', async () => {
     const pdfs = renderer({ workers: 1, queue: 1 });
-    const first = pdfs.render(coverageSummary(200));
-    const second = pdfs.render(coverageSummary(3));
-    const third = pdfs.render(coverageSummary(3));
+    const first = pdfs.render(coverageSummary(200), 'first');
+    const second = pdfs.render(coverageSummary(3), 'second');
+    const third = pdfs.render(coverageSummary(3), 'third');
     await expect(third).rejects.toBeInstanceOf(ReportRenderingBusyError);
-    await expect(third).rejects.toMatchObject({ status: 503, code: 'REPORT_RENDERING_BUSY' });
+    await expect(third).rejects.toMatchObject({ status: 503, code: 'REPORT_RENDERING_BUSY', retryAfterSeconds: 2, failed: false });
     expect(text(await first)).toBe('%PDF-');
     expect(text(await second)).toBe('%PDF-');
   });
 
-  it('replaces a worker that runs past the time limit, and the rendering is a 503', async () => {
-    const pdfs = renderer({ timeoutMs: 1 });
-    await expect(pdfs.render(coverageSummary(2_000))).rejects.toMatchObject({ status: 503, code: 'REPORT_RENDERING_BUSY' });
-    expect(pdfs.workers).toBe(0);
+  it('a rendering past the time limit is a 503, its worker replaced for the next job, and that content is refused for a while', async () => {
+    const pdfs = renderer({ timeoutMs: 1_000 });
+    const slow = pdfs.render(coverageSummary(200_000), 'slow');
+    const next = pdfs.render(coverageSummary(3), 'next');
+    await expect(slow).rejects.toMatchObject({ status: 503, code: 'REPORT_RENDERING_BUSY', failed: true });
+    expect(text(await next)).toBe('%PDF-');
+    // Asking for the same content again does not take a worker for the time limit again.
+    const started = performance.now();
+    await expect(pdfs.render(coverageSummary(200_000), 'slow')).rejects.toMatchObject({
+      code: 'REPORT_RENDERING_BUSY',
+      retryAfterSeconds: FAILED_RENDERING_MS / 1000,
+    });
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('a report the layout cannot draw fails that rendering only; the worker renders the next one', async () => {
     const pdfs = renderer();
     const broken = { ...coverageSummary(3), techniques: null } as unknown as ReportDocument;
-    await expect(pdfs.render(broken)).rejects.toThrow(/could not be rendered/);
-    expect(text(await pdfs.render(coverageSummary(3)))).toBe('%PDF-');
+    await expect(pdfs.render(broken, 'broken')).rejects.toThrow(/could not be rendered/);
+    expect(text(await pdfs.render(coverageSummary(3), 'fine'))).toBe('%PDF-');
     expect(pdfs.workers).toBe(1);
   });
 
   it('a worker without work stops after the idle time, and the next rendering starts another', async () => {
     const pdfs = renderer({}, 100);
-    expect(text(await pdfs.render(coverageSummary(3)))).toBe('%PDF-');
+    expect(text(await pdfs.render(coverageSummary(3), 'one'))).toBe('%PDF-');
     expect(pdfs.workers).toBe(1);
     await vi.waitFor(() => expect(pdfs.workers).toBe(0), { timeout: 5_000, interval: 20 });
-    expect(text(await pdfs.render(coverageSummary(3)))).toBe('%PDF-');
+    expect(text(await pdfs.render(coverageSummary(3), 'two'))).toBe('%PDF-');
     expect(pdfs.workers).toBe(1);
   });
 
   it('stopping fails what waits and ends the workers', async () => {
     const pdfs = renderer({ workers: 1, queue: 2 });
-    const outcomes = Promise.allSettled([pdfs.render(coverageSummary(2_000)), pdfs.render(coverageSummary(3))]);
+    const outcomes = Promise.allSettled([pdfs.render(coverageSummary(2_000), 'running'), pdfs.render(coverageSummary(3), 'waiting')]);
     await pdfs.close();
     for (const outcome of await outcomes) {
       expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'REPORT_RENDERING_BUSY' } });
     }
-    await expect(pdfs.render(coverageSummary(3))).rejects.toMatchObject({ code: 'REPORT_RENDERING_BUSY' });
+    await expect(pdfs.render(coverageSummary(3), 'after')).rejects.toMatchObject({ code: 'REPORT_RENDERING_BUSY' });
     expect(pdfs.workers).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { setNewest } from '../../../bounded-map.ts';
 import { ServiceUnavailableError } from '../../../errors.ts';
 import type { Logger } from '../../../logger.ts';
 import { type PoolLimits, WorkerPool } from '../../../worker-pool.ts';
@@ -14,8 +15,13 @@ export type ToRenderer =
   | { kind: 'failed'; job: number; reason: string };
 
 export class ReportRenderingBusyError extends ServiceUnavailableError {
-  constructor(message = 'Reports are being rendered at capacity; try again in a moment') {
-    super(message, 2, 'REPORT_RENDERING_BUSY');
+  constructor(
+    message = 'Reports are being rendered at capacity; try again in a moment',
+    retryAfterSeconds = 2,
+    /** The rendering itself failed (past its time, or its worker died), rather than found no room. */
+    readonly failed = false,
+  ) {
+    super(message, retryAfterSeconds, 'REPORT_RENDERING_BUSY');
   }
 }
 
@@ -32,6 +38,13 @@ const WORKER_HEAP_MB = 256;
 export const IDLE_MS = 60_000;
 
 /**
+ * A content whose rendering failed is refused at once this long: asking again would take a worker for the whole
+ * time limit again (one caller could keep every worker busy with one report).
+ */
+export const FAILED_RENDERING_MS = 60_000;
+const FAILED_RENDERINGS_KEPT = 1_000;
+
+/**
  * Report PDFs laid out and written by a pool of worker threads (src/worker-pool.ts), so that the API's event loop
  * never runs that work: a coverage summary of a thousand techniques is tens of milliseconds of pdfkit and zlib,
  * during which no other request would be answered.
@@ -39,6 +52,8 @@ export const IDLE_MS = 60_000;
 export class PdfRenderer {
   private readonly pool: WorkerPool<RenderJob, ToRenderer>;
   private nextJob = 0;
+  /** Contents whose rendering failed lately, and until when they are refused. */
+  private readonly failed = new Map<string, number>();
 
   constructor(limits: PoolLimits, log: Logger, idleMs = IDLE_MS) {
     this.pool = new WorkerPool<RenderJob, ToRenderer>(
@@ -49,13 +64,14 @@ export class PdfRenderer {
         heapMb: WORKER_HEAP_MB,
         idleMs,
         busy: (stopping) => new ReportRenderingBusyError(stopping ? 'The service is stopping' : undefined),
-        timedOut: (job) => job.reject(new ReportRenderingBusyError(`The report took longer than ${limits.timeoutMs} ms to render`)),
+        timedOut: (job) =>
+          job.reject(new ReportRenderingBusyError(`The report took longer than ${limits.timeoutMs} ms to render`, 2, true)),
         // A worker that died under a rendering (its heap limit, say) leaves a 503, not an unexplained 500.
         lost: (job, error) =>
           job.reject(
             error instanceof ReportRenderingBusyError
               ? error
-              : new ReportRenderingBusyError('The report could not be rendered; try again in a moment'),
+              : new ReportRenderingBusyError('The report could not be rendered; try again in a moment', 2, true),
           ),
         received: (job, message) => {
           if (message.kind === 'rendered') job.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
@@ -67,9 +83,28 @@ export class PdfRenderer {
     );
   }
 
-  /** The PDF of `report`. Throws ReportRenderingBusyError when every worker is busy and the queue is full. */
-  render(report: ReportDocument): Promise<Buffer> {
-    return new Promise((resolve, reject) => this.pool.submit({ request: { job: this.nextJob++, report }, resolve, reject }));
+  /**
+   * The PDF of `report`, whose content `key` names. Throws ReportRenderingBusyError when every worker is busy and
+   * the queue is full, or when the same content failed to render within FAILED_RENDERING_MS.
+   */
+  async render(report: ReportDocument, key: string): Promise<Buffer> {
+    const failedUntil = this.failed.get(key);
+    if (failedUntil !== undefined && failedUntil > Date.now()) {
+      throw new ReportRenderingBusyError(
+        'This report could not be rendered a moment ago; try again later',
+        FAILED_RENDERING_MS / 1000,
+        true,
+      );
+    }
+    try {
+      return await new Promise<Buffer>((resolve, reject) =>
+        this.pool.submit({ request: { job: this.nextJob++, report }, resolve, reject }),
+      );
+    } catch (error) {
+      if (error instanceof ReportRenderingBusyError && error.failed)
+        setNewest(this.failed, key, Date.now() + FAILED_RENDERING_MS, FAILED_RENDERINGS_KEPT);
+      throw error;
+    }
   }
 
   /** Workers running now. */
