@@ -83,7 +83,9 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     this.queue.push(job);
     const deadline = setTimeout(() => {
       this.waiting.delete(job);
-      this.queue.splice(this.queue.indexOf(job), 1);
+      const index = this.queue.indexOf(job);
+      if (index === -1) return;
+      this.queue.splice(index, 1);
       this.owner.lost(job, this.owner.busy(false));
     }, this.limits.timeoutMs + STARTUP_MS);
     deadline.unref();
