@@ -23,6 +23,9 @@ const duration = z
   })
   .meta({ type: 'duration' });
 
+/** A worker pool's time limit (src/worker-pool.ts): at most 10 minutes, where Node's timers are exact. */
+const timeLimit = (fallback: string) => duration.prefault(fallback).refine((ms) => ms <= 600_000, 'must be at most 10m');
+
 const sizePattern = /^(\d+)\s*(b|kb|mb|gb)?$/i;
 const unitBytes = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 } as const;
 
@@ -365,10 +368,7 @@ const reports = {
     .default(1)
     .describe('PDF workers that lay out and write reports off the request thread (1 to 8; started at the first PDF)'),
   PDF_QUEUE: z.coerce.number().int().min(0).default(16).describe('PDF renderings that may wait for a worker; then 503'),
-  PDF_RENDER_TIMEOUT: duration
-    .prefault('30s')
-    .refine((ms) => ms <= 600_000, 'must be at most 10m')
-    .describe('longest rendering of one PDF, at most 10m (the worker is then replaced; 503)'),
+  PDF_RENDER_TIMEOUT: timeLimit('30s').describe('longest rendering of one PDF, at most 10m (the worker is then replaced; 503)'),
 };
 
 const email = {
@@ -397,10 +397,7 @@ const sso = {
     .default(2)
     .describe('XML workers that verify responses off the request thread (1 to 16)'),
   SSO_XML_QUEUE: z.coerce.number().int().min(0).default(32).describe('responses that may wait for a worker; then 503'),
-  SSO_XML_TIMEOUT: duration
-    .prefault('5s')
-    .refine((ms) => ms <= 600_000, 'must be at most 10m')
-    .describe('longest verification of one response, at most 10m'),
+  SSO_XML_TIMEOUT: timeLimit('5s').describe('longest verification of one response, at most 10m'),
   SSO_ALLOW_SHA1: flag.default(false).describe('accept SHA-1 signatures and digests (otherwise only SHA-256 and stronger)'),
 };
 

@@ -28,16 +28,14 @@ function render(report: ReportDocument): Promise<Uint8Array<ArrayBuffer>> {
   });
 }
 
-port.on('message', ({ job, report }: RenderRequest) => {
-  const answer = (async (): Promise<void> => {
-    try {
-      const pdf = await render(report);
-      port.postMessage({ kind: 'rendered', job, pdf } satisfies ToRenderer, [pdf.buffer]);
-    } catch (error) {
-      port.postMessage({ kind: 'failed', job, reason: error instanceof Error ? error.message : String(error) } satisfies ToRenderer);
-    }
-  })();
-  void answer;
+// Every outcome is answered: the listener's promise never rejects.
+port.on('message', async ({ job, report }: RenderRequest) => {
+  try {
+    const pdf = await render(report);
+    port.postMessage({ kind: 'rendered', job, pdf } satisfies ToRenderer, [pdf.buffer]);
+  } catch (error) {
+    port.postMessage({ kind: 'failed', job, reason: error instanceof Error ? error.message : String(error) } satisfies ToRenderer);
+  }
 });
 
 port.postMessage({ kind: 'ready' } satisfies ToRenderer);
