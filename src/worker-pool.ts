@@ -63,6 +63,8 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
    */
   private readonly waiting = new Map<J, NodeJS.Timeout>();
   private stopped = false;
+  /** The number of the next job: the worker's answers name it. */
+  private nextJob = 0;
 
   constructor(
     private readonly limits: PoolLimits,
@@ -70,9 +72,13 @@ export class WorkerPool<J extends PooledJob, M extends { kind: string; job?: num
     private readonly log: Logger,
   ) {}
 
-  /** Runs `job` on an idle worker, or queues it; `owner.busy` is thrown when neither is possible. */
-  submit(job: J): void {
+  /**
+   * Runs the job `make` builds for the next job number on an idle worker, or queues it; `owner.busy` is thrown when
+   * neither is possible.
+   */
+  submit(make: (job: number) => J): void {
     if (this.stopped) throw this.owner.busy(true);
+    const job = make(this.nextJob++);
     const slot = this.idleSlot();
     if (slot) this.run(slot, job);
     else if (this.queue.length < this.limits.queue) this.enqueue(job);

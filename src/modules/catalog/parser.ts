@@ -37,7 +37,6 @@ const TIMEOUT_MS = 120_000;
  */
 export class BundleParser {
   private readonly pool: WorkerPool<ParseJob, ToParser>;
-  private nextJob = 0;
 
   constructor(log: Logger, timeoutMs = TIMEOUT_MS) {
     this.pool = new WorkerPool<ParseJob, ToParser>(
@@ -70,7 +69,7 @@ export class BundleParser {
     const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const view = owned ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : new Uint8Array(bytes);
     return new Promise((resolve, reject) =>
-      this.pool.submit({ request: { job: this.nextJob++, bytes: view }, transfer: [view.buffer as ArrayBuffer], resolve, reject }),
+      this.pool.submit((job) => ({ request: { job, bytes: view }, transfer: [view.buffer as ArrayBuffer], resolve, reject })),
     );
   }
 

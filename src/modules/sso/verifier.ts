@@ -57,7 +57,6 @@ const WORKER_HEAP_MB = 128;
  */
 export class SamlVerifier {
   private readonly pool: WorkerPool<Job, ToPool>;
-  private nextJob = 0;
 
   constructor(limits: PoolLimits, log: Logger) {
     this.pool = new WorkerPool<Job, ToPool>(
@@ -87,7 +86,7 @@ export class SamlVerifier {
   /** Verifies a base64 SAMLResponse with node-saml; `cache` is its request-id cache. Throws SsoBusyError when full. */
   verify(samlResponse: string, options: SamlOptions, allowSha1: boolean, cache: CacheProvider): Promise<Verification> {
     return new Promise((resolve, reject) =>
-      this.pool.submit({ request: { kind: 'verify', job: this.nextJob++, samlResponse, options, allowSha1 }, cache, resolve, reject }),
+      this.pool.submit((job) => ({ request: { kind: 'verify', job, samlResponse, options, allowSha1 }, cache, resolve, reject })),
     );
   }
 

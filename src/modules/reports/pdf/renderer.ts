@@ -51,7 +51,6 @@ const FAILED_RENDERINGS_KEPT = 1_000;
  */
 export class PdfRenderer {
   private readonly pool: WorkerPool<RenderJob, ToRenderer>;
-  private nextJob = 0;
   /** Contents whose rendering failed lately, and until when they are refused. */
   private readonly failed = new Map<string, number>();
 
@@ -97,9 +96,7 @@ export class PdfRenderer {
       );
     }
     try {
-      return await new Promise<Buffer>((resolve, reject) =>
-        this.pool.submit({ request: { job: this.nextJob++, report }, resolve, reject }),
-      );
+      return await new Promise<Buffer>((resolve, reject) => this.pool.submit((job) => ({ request: { job, report }, resolve, reject })));
     } catch (error) {
       if (error instanceof ReportRenderingBusyError && error.failed)
         setNewest(this.failed, key, Date.now() + FAILED_RENDERING_MS, FAILED_RENDERINGS_KEPT);
