@@ -288,7 +288,7 @@ describe('the audit log', () => {
 describe('who may open the administration', () => {
   it('a non-admin opening /admin/webhooks sees "Not allowed" and no administration link', async () => {
     const { context, page } = await signedIn('red_lead');
-    expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Administration', exact: true }).count()).toBe(0);
     await page.goto('/admin/webhooks');
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Administration' }).count()).toBe(0);
