@@ -346,7 +346,7 @@ describe('roles', () => {
         .count(),
     ).toBe(0);
     expect(await page.locator('.card button').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Administration', exact: true }).count()).toBe(0);
     await page.goto('/admin/users');
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
