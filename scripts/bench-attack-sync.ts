@@ -10,20 +10,12 @@
  * the order given.
  * The server is BENCH_POSTGRES_URL, else TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/postgres.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.ts';
-import { adminSql } from './admin-sql.ts';
 import { SYSTEM_ACTOR } from '../src/db/unit-of-work.ts';
-import { createLogger } from '../src/logger.ts';
 import { importAttackEnterprise } from '../src/modules/catalog/importer.ts';
-import { createServices } from '../src/composition.ts';
-import { wiring } from '../workers/wiring.ts';
-
-const SERVER = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+import { withScratchServices } from './scratch-services.ts';
 const DEFAULT_DIRECTORY = join(process.env.REFERENCE_DATA_DIR ?? '/work/shared/data', 'attack');
 
 async function locations(args: string[]): Promise<string[]> {
@@ -38,8 +30,6 @@ async function locations(args: string[]): Promise<string[]> {
   return [older, newer, newer];
 }
 
-const admin = (sql: string) => adminSql(SERVER, sql);
-
 const brief = (changes: Record<string, Record<string, unknown>>) =>
   Object.fromEntries(
     Object.entries(changes).map(([kind, values]) => [
@@ -52,42 +42,22 @@ const brief = (changes: Record<string, Record<string, unknown>>) =>
 
 async function main(): Promise<void> {
   const runs = await locations(process.argv.slice(2));
-  const name = `violet_bench_${randomBytes(4).toString('hex')}`;
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  const dataDir = await mkdtemp(join(tmpdir(), 'violet-bench-'));
-  await admin(`CREATE DATABASE ${name}`);
-  try {
-    const config = loadConfig({
-      DATABASE_URL: url.toString(),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      RUN_WORKERS: 'off',
-    });
-    const services = await createServices(config, createLogger(config.LOG_LEVEL), 'api', wiring);
-    try {
-      for (const [index, location] of runs.entries()) {
-        // How long the sync kept the event loop from everything else (the API runs jobs itself without Redis).
-        const loop = monitorEventLoopDelay({ resolution: 5 });
-        loop.enable();
-        const started = performance.now();
-        const report = await importAttackEnterprise({ services, location, actor: SYSTEM_ACTOR, log: services.log });
-        const seconds = (performance.now() - started) / 1000;
-        loop.disable();
-        const delay = (nanoseconds: number) => `${(nanoseconds / 1e6).toFixed(0)} ms`;
-        console.log(
-          `\n#${index + 1} ${location}: ${seconds.toFixed(2)} s; event loop delay max ${delay(loop.max)}, p99 ${delay(loop.percentile(99))}`,
-        );
-        console.log(JSON.stringify({ counts: report.counts, changes: brief(report.changes) }, null, 2));
-      }
-    } finally {
-      await services.close();
+  await withScratchServices(async (services) => {
+    for (const [index, location] of runs.entries()) {
+      // How long the sync kept the event loop from everything else (the API runs jobs itself without Redis).
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      const started = performance.now();
+      const report = await importAttackEnterprise({ services, location, actor: SYSTEM_ACTOR, log: services.log });
+      const seconds = (performance.now() - started) / 1000;
+      loop.disable();
+      const delay = (nanoseconds: number) => `${(nanoseconds / 1e6).toFixed(0)} ms`;
+      console.log(
+        `\n#${index + 1} ${location}: ${seconds.toFixed(2)} s; event loop delay max ${delay(loop.max)}, p99 ${delay(loop.percentile(99))}`,
+      );
+      console.log(JSON.stringify({ counts: report.counts, changes: brief(report.changes) }, null, 2));
     }
-  } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 // Exit explicitly: the WebAssembly schema engine leaves a timer behind that would hold the process open.

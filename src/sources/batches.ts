@@ -16,3 +16,10 @@ export async function inBatches<T>(
 ): Promise<void> {
   for (const batch of chunks(items, size)) await inTransaction(deps, actor, (uow) => work(uow, batch), options);
 }
+
+/**
+ * New rows per statement when an import writes them. Prisma compiles each `createMany` on the thread that runs the
+ * sync (the API's, without Redis) in one block, the longer the more rows: 500 Atomic Red Team templates held the
+ * event loop 236–267 ms and 200 Sigma rules 150–170 ms; 100 of either 57–78 ms, for the same sync time.
+ */
+export const CREATE_BATCH = 100;

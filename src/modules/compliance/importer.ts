@@ -1,5 +1,5 @@
 import { inTransaction, type Actor } from '../../db/unit-of-work.ts';
-import { inBatches } from '../../sources/batches.ts';
+import { CREATE_BATCH, inBatches } from '../../sources/batches.ts';
 import { changeOf, type Change } from '../../sources/diff.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
@@ -7,7 +7,7 @@ import { SourceUnavailableError } from '../../sources/location.ts';
 import type { ImportContext, Importer, ImportReport } from '../../sources/importer.ts';
 import { FRAMEWORKS, mappingKey, readCtid, type ControlData, type CtidSource, type FrameworkDefinition, type MappingData } from './ctid.ts';
 
-const BATCHES = { size: 500, timeout: 120_000 };
+const BATCHES = { size: CREATE_BATCH, timeout: 120_000 };
 
 /** Creates the framework or brings its name and versions up to date; returns its id and whether anything changed. */
 async function syncFramework(services: Services, actor: Actor, location: string, framework: FrameworkDefinition, source: CtidSource) {

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { parseCsvInSlices } from '../../sources/csv.ts';
 import {
   isHttp,
   isLocalDirectory,
@@ -68,10 +68,10 @@ const D3FEND_ID = /^D3-[A-Z0-9]+$/;
 export const pairKey = (d3fendId: string, attackId: string) => `${d3fendId}|${attackId}`;
 const blankToNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
-function readCsv(location: string, text: string, required: string[]): Record<string, string>[] {
+async function readCsv(location: string, text: string, required: string[]): Promise<Record<string, string>[]> {
   let rows: Record<string, string>[];
   try {
-    rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+    rows = await parseCsvInSlices(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (error) {
     throw new SourceUnavailableError(location, 'not a readable CSV file', { cause: error });
   }
@@ -122,9 +122,9 @@ async function readOptional(location: string, access: SourceAccess): Promise<str
   }
 }
 
-function techniquesFromFile(location: string, text: string): Map<string, DefensiveTechniqueData> {
+async function techniquesFromFile(location: string, text: string): Promise<Map<string, DefensiveTechniqueData>> {
   const techniques = new Map<string, DefensiveTechniqueData>();
-  for (const row of readCsv(location, text, TECHNIQUE_COLUMNS)) {
+  for (const row of await readCsv(location, text, TECHNIQUE_COLUMNS)) {
     const d3fendId = row.d3fend_id;
     if (!D3FEND_ID.test(d3fendId) || !row.d3fend_name || !row.d3fend_tactic) continue;
     techniques.set(d3fendId, {
@@ -147,10 +147,11 @@ const relationOrder = (relation: ArtifactRelation) =>
  */
 export async function readD3fend(location: string, access: SourceAccess): Promise<D3fendSource> {
   const mappingsLocation = await mappingsFileOf(location);
-  const rows = readCsv(mappingsLocation, await readSourceText(mappingsLocation, access), MAPPING_COLUMNS);
+  const rows = await readCsv(mappingsLocation, await readSourceText(mappingsLocation, access), MAPPING_COLUMNS);
   const siblingLocation = techniquesLocationOf(mappingsLocation);
   const siblingText = siblingLocation ? await readOptional(siblingLocation, access) : null;
-  const techniques = siblingText != null ? techniquesFromFile(siblingLocation!, siblingText) : new Map<string, DefensiveTechniqueData>();
+  const techniques =
+    siblingText != null ? await techniquesFromFile(siblingLocation!, siblingText) : new Map<string, DefensiveTechniqueData>();
 
   const pairs = new Map<string, PairData>();
   let invalidRows = 0;

@@ -1,5 +1,6 @@
 import type { Actor } from '../../db/unit-of-work.ts';
-import { inBatches } from '../../sources/batches.ts';
+import { CREATE_BATCH, inBatches } from '../../sources/batches.ts';
+import { eachInSlices } from '../../sources/slices.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { SourceUnavailableError } from '../../sources/location.ts';
@@ -7,7 +8,7 @@ import type { Importer } from '../../sources/importer.ts';
 import { pairKey, readD3fend, type DefensiveTechniqueData, type PairData } from './d3fend.ts';
 import { canonicalJson, changeOf, type Change } from '../../sources/diff.ts';
 
-const BATCHES = { size: 500, timeout: 120_000 };
+const BATCHES = { size: CREATE_BATCH, timeout: 120_000 };
 const TECHNIQUE_FIELDS = ['name', 'tactic', 'parent', 'topLevel'] as const;
 
 /** Creates and updates defensive techniques; returns the id of every technique by D3FEND id and those to remove. */
@@ -60,12 +61,12 @@ async function syncMappings(
   );
   const created: Prisma.CountermeasureMappingCreateManyInput[] = [];
   const updated: { id: string; details: PairData['details'] }[] = [];
-  for (const [key, pair] of pairs) {
+  await eachInSlices(pairs, ([key, pair]) => {
     const existing = storedByKey.get(key);
     const details = pair.details as unknown as Prisma.InputJsonValue;
     if (!existing) created.push({ defensiveTechniqueId: idByD3fendId.get(pair.d3fendId)!, attackId: pair.attackId, details });
     else if (canonicalJson(existing.details) !== canonicalJson(pair.details)) updated.push({ id: existing.id, details: pair.details });
-  }
+  });
   const removed = [...storedByKey].filter(([key]) => !pairs.has(key)).map(([, mapping]) => mapping.id);
 
   await inBatches(services, actor, created, BATCHES, async (uow, batch) => {

@@ -18,7 +18,7 @@ import type { ImportReport, Importer } from '../../sources/importer.ts';
 import { eachInSlices } from '../../sources/slices.ts';
 import { parseSigmaRule, SIGMA_SOURCE, upstreamUrl, type SigmaRuleData } from './sigma.ts';
 import { chunks, differsIn } from '../../sources/diff.ts';
-import { inBatches } from '../../sources/batches.ts';
+import { CREATE_BATCH, inBatches } from '../../sources/batches.ts';
 
 /**
  * The public default: the "all rules" archive of the SigmaHQ release whose ATT&CK tags match the v18 catalog.
@@ -27,11 +27,7 @@ import { inBatches } from '../../sources/batches.ts';
 export const SIGMA_DEFAULT_LOCATION = 'https://github.com/SigmaHQ/sigma/releases/download/r2026-04-01/sigma_all_rules.zip';
 
 const RULE_FILE = /\.ya?ml$/i;
-/**
- * Rules per transaction and statement. Prisma compiles each `createMany` on the thread that runs the sync (the API's,
- * without Redis) in one block: with 200 rules it held the event loop 150–170 ms, with 100 rules 57–78.
- */
-const BATCHES = { size: 100, timeout: 120_000 };
+const BATCHES = { size: CREATE_BATCH, timeout: 120_000 };
 /** Lists in the report are cut at this length; the counts next to them stay exact. */
 const LISTED = 100;
 

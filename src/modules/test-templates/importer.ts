@@ -5,14 +5,9 @@ import { readAtomics, type AtomicTechnique, type AtomicTest } from './atomics.ts
 import { remediationByTtpId } from './remediation.ts';
 import { normalizePlatforms, TemplateSource } from './service.ts';
 import { differsIn } from '../../sources/diff.ts';
-import { inBatches } from '../../sources/batches.ts';
+import { CREATE_BATCH, inBatches } from '../../sources/batches.ts';
 
 const SOURCE = TemplateSource.atomicRedTeam;
-/**
- * New templates per statement. Prisma compiles each `createMany` shape on the thread that runs the sync (the API's,
- * without Redis) in one block: 500 rows held the event loop 236–267 ms, 100 rows 65–76 ms, for the same sync time.
- */
-const CREATE_BATCH = 100;
 const UPDATE_BATCH = 200;
 const BATCH_TIMEOUT_MS = 60_000;
 
