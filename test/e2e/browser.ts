@@ -1,4 +1,7 @@
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -11,8 +14,15 @@ import { launchBrowser, type Misconduct, openContext, signIn } from './chromium.
 
 export { CHROMIUM, launchBrowser, type Misconduct, openContext, signIn } from './chromium.ts';
 
-/** Where the tests that illustrate the documentation save their screenshots. */
-export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
+/**
+ * Where the tests that illustrate the documentation save their screenshots: docs/screenshots with
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`), else a scratch directory, so that a test run leaves the checkout as
+ * it was.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? new URL('../../docs/screenshots/', import.meta.url).pathname
+  : `${join(tmpdir(), 'violet-screenshots')}/`;
+mkdirSync(SCREENSHOTS, { recursive: true });
 
 /** axe-core on the page as it is: the serious and critical violations, with the elements involved. */
 export async function seriousViolations(page: Page) {

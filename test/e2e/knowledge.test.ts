@@ -5,7 +5,15 @@ import { operationCost } from '../../src/graphql/limits/rules.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTest, team, technique, type Team } from '../helpers/test-runs.ts';
-import { expectNoMisconduct, expectNoMisconductAndClose, graphqlBodies, launchBrowser, seriousViolations, signingIn } from './browser.ts';
+import {
+  expectNoMisconduct,
+  expectNoMisconductAndClose,
+  graphqlBodies,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousViolations,
+  signingIn,
+} from './browser.ts';
 
 const BIDI = 'invoice\u202Efdp.exe';
 const HOSTILE_MARKDOWN = [
@@ -269,7 +277,7 @@ describe('the technique page', () => {
     await section(page, 'Countermeasures').getByRole('cell', { name: 'Process Spawn Analysis' }).waitFor();
     await section(page, 'Playbooks').getByRole('link', { name: 'Hunt encoded commands' }).waitFor();
     await section(page, 'Lessons learned').getByRole('link', { name: 'Alerts arrived late' }).waitFor();
-    await page.screenshot({ path: new URL('../../docs/screenshots/technique-page.png', import.meta.url).pathname, fullPage: true });
+    await page.screenshot({ path: `${SCREENSHOTS}technique-page.png`, fullPage: true });
     expectNoMisconduct(misconduct);
     await context.close();
 
