@@ -32,7 +32,6 @@ describe('ATT&CK bundles parsed in a worker thread', () => {
     expect(catalog.techniques.length).toBeGreaterThan(600);
     expect(catalog.techniques.find((technique) => technique.ttpId === 'T1059')?.attackModified).toBeInstanceOf(Date);
     // Parsed on this thread, the 34 MB of JSON would have held one turn for all of `here`.
-    console.log('GAP', here, longestGapMs);
     expect(longestGapMs, `the parse takes ${here.toFixed(0)} ms here`).toBeLessThan(here / 2);
     // The file's bytes were handed to the worker, not copied.
     expect(bytes.length).toBe(0);
