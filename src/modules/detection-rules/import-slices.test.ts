@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { importSigma } from './importer.ts';
@@ -12,20 +12,12 @@ import { referenceData } from '../../../test/helpers/reference-data.ts';
 
 const RULES_DIR = join(referenceData('sigma'), 'rules');
 
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.yml') ? [join(dir, entry.name)] : [],
-  );
-}
-
 /** The size of SigmaHQ's "all rules" archive: the reference sample's 200 rules 15 times over, each copy its own id. */
 const COPIES = 15;
 const files: Record<string, string> = {};
-for (const file of walk(RULES_DIR)) {
-  const raw = readFileSync(file, 'utf8');
-  for (let copy = 0; copy < COPIES; copy += 1) {
-    files[`rules/copy-${copy}/${relative(RULES_DIR, file)}`] = raw.replace(/^id: .*$/m, `id: ${randomUUID()}`);
-  }
+for (const path of readdirSync(RULES_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.yml'))) {
+  const raw = readFileSync(join(RULES_DIR, path), 'utf8');
+  for (let copy = 0; copy < COPIES; copy += 1) files[`rules/copy-${copy}/${path}`] = raw.replace(/^id: .*$/m, `id: ${randomUUID()}`);
 }
 
 const app = useTestApp(FILE_SERVER_ENV);
