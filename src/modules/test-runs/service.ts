@@ -1,4 +1,3 @@
-import { equalsText } from '../../db/search.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/access.ts';
 import type { Prisma } from '../../db/client.ts';
@@ -8,7 +7,8 @@ import { DetectionResult, RemediationStatus, TestState } from '../../generated/p
 import type { Test } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { afterKeyset, cursorOf, type Keyset, keysetOf, pageTotal, totalOfPage } from '../../db/page-totals.ts';
+import { cursorOf, type Keyset, keysetOf, pageTotal, totalOfPage } from '../../db/page-totals.ts';
+import { countTests, readTestPage, testFilterSql } from './page-reads.ts';
 import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
 import { EDIT_RULES, testLifecycle, type EditKind } from './state-machine.ts';
@@ -53,44 +53,25 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   );
   const { offset, limit, after } = parseInput(pageSchema, paging);
   if (after && offset > 0) throw new ValidationError('offset', 'must be 0 (or left out) with after');
-  const where: Prisma.TestWhereInput = {};
-  if (state) where.state = state;
   // A technique the catalog does not have matches no test (an empty page, as for any other filter).
-  if (techniqueId) where.techniqueId = (await techniqueIdOrNull(services.prisma, techniqueId)) ?? NO_TECHNIQUE;
-  if (campaignId) where.campaignId = campaignId;
-  else if (withoutCampaign) where.campaignId = null;
-  if (assignedTo) where.assignedToId = assignedTo;
-  if (createdBy) where.createdById = createdBy;
-  if (platform) where.platform = equalsText(platform);
-  if (pendingValidationSide) {
-    where.AND = [{ state: 'in_review' }, pendingValidationSide === 'red' ? { redValidationStatus: null } : { blueValidationStatus: null }];
-  }
-  const filtered = Object.keys(where).length > 0;
+  const technique = techniqueId ? ((await techniqueIdOrNull(services.prisma, techniqueId)) ?? NO_TECHNIQUE) : null;
+  const filters = { state, techniqueId: technique, campaignId, withoutCampaign, assignedTo, createdBy, platform, pendingValidationSide };
+  const where = testFilterSql(filters);
+  const filtered = Object.values(filters).some(Boolean);
   const keyset = after ? keysetOf(after) : null;
   const [rows, counted] = await Promise.all([
-    // One row past the page says whether another follows; createdAt and id are read for its cursor.
-    services.prisma.test.findMany({
-      ...withKeysetColumns(query),
-      where: keyset ? { AND: [where, afterKeyset(keyset)] } : where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: offset,
-      take: limit + 1,
-    }),
+    // One row past the page says whether another follows.
+    readTestPage(services.prisma, query, { where, after: keyset, skip: offset, take: limit + 1 }),
     withTotal
-      ? pageTotal(services.prisma, (take) => services.prisma.test.count({ where, take }), { table: 'tests', filtered })
+      ? pageTotal(services.prisma, (take) => countTests(services.prisma, where, take), { table: 'tests', filtered })
       : { total: 0, totalExact: true },
   ]);
   const items = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as Keyset) : null;
+  const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as unknown as Keyset) : null;
   // An offset page agrees with its total (read as the limit + 1 rows it asked for, so a next row counts too); a
   // keyset page's total counts the rows before its cursor as well.
   const total = withTotal && !keyset ? totalOfPage(counted, { offset, limit: limit + 1, found: rows.length }) : counted;
   return { items, ...total, offset, limit, nextCursor };
-}
-
-/** A test query that also reads what a row's cursor is made of. */
-function withKeysetColumns(query: TestQuery): TestQuery {
-  return query.select ? { ...query, select: { ...query.select, createdAt: true, id: true } } : query;
 }
 
 export async function getTest(services: Services, id: string, query: TestQuery = {}) {
