@@ -8,10 +8,11 @@ import type { TestQuery } from './store.ts';
  * The test list's rows, read in SQL of its own. A page of 50 tests through Prisma's `findMany` cost 1.6–2.9 ms of
  * CPU on the event loop where the same statement through `$queryRaw` cost 1.0–1.3 (scripts/bench-api.ts measures
  * the whole request): Prisma builds each row three times, in its driver adapter, its data mapper and its
- * deserialiser, where a raw statement's rows are built once. So the page is read here when its selection is the
- * test's own columns and to-one relations' columns (what every list in the product asks); any other selection
- * (a to-many relation, a count) reads the page's ids here and its rows through Prisma. Either way this file is
- * the one definition of what the filter matches, for the rows and for the count.
+ * deserialiser, a raw statement's rows twice (the adapter's arrays, the deserialiser's objects) and with no query
+ * plan to interpret. So the page is read here when its selection is the test's own columns and to-one relations'
+ * columns (what every list in the product asks); any other selection (a to-many relation, a count) reads the page's
+ * ids here and its rows through Prisma. Either way this file is the one definition of what the filter matches, for
+ * the rows and for the count.
  */
 
 /** A filter of the test list, checked and resolved (a technique named by its uuid). */
