@@ -112,8 +112,3 @@ export function keysetOf(cursor: string, field = 'after'): Keyset {
   if (!parsed?.success) throw new ValidationError(field, 'must be the nextCursor (next_cursor) of an earlier page');
   return { createdAt: new Date(parsed.data[0]), id: parsed.data[1] };
 }
-
-/** Prisma's condition for the rows after `keyset` in (createdAt desc, id desc) order. */
-export const afterKeyset = ({ createdAt, id }: Keyset) => ({
-  OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }],
-});

@@ -7,7 +7,7 @@ import { DetectionResult, RemediationStatus, TestState } from '../../generated/p
 import type { Test } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { page, parseInput, trimmed } from '../../validation.ts';
-import { cursorOf, type Keyset, keysetOf, pageTotal, totalOfPage } from '../../db/page-totals.ts';
+import { cursorOf, keysetOf, pageTotal, totalOfPage } from '../../db/page-totals.ts';
 import { countTests, readTestPage, testFilterSql } from './page-reads.ts';
 import { camelToSnake } from '../../naming.ts';
 import { recomputeCoverageOf } from './coverage.ts';
@@ -67,7 +67,7 @@ export async function listTests(services: Services, filter: unknown, paging: unk
       : { total: 0, totalExact: true },
   ]);
   const items = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1] as unknown as Keyset) : null;
+  const nextCursor = rows.length > limit ? cursorOf(items[items.length - 1]!) : null;
   // An offset page agrees with its total (read as the limit + 1 rows it asked for, so a next row counts too); a
   // keyset page's total counts the rows before its cursor as well.
   const total = withTotal && !keyset ? totalOfPage(counted, { offset, limit: limit + 1, found: rows.length }) : counted;
