@@ -19,3 +19,26 @@ export function queueRows(
     ),
   ).then(() => undefined);
 }
+
+/** Pending rows past due by this much are queued again by their sweep: their job was lost. */
+export const SWEEP_GRACE_MS = 30_000;
+
+/**
+ * The pending rows a sweep queues again: past due by SWEEP_GRACE_MS and held by no live lease. Jobs in memory die
+ * with their process, so at the start of a runner that is not durable every pending row not held by a live lease
+ * is lost, due or not (queue it with the delay its `nextAttemptAt` leaves: `delayUntil`).
+ */
+export function lostRows(services: Services, atStart: boolean, now: number) {
+  const graceMs = atStart && !services.jobs.durable ? 0 : SWEEP_GRACE_MS;
+  return {
+    status: 'pending' as const,
+    ...(graceMs ? { nextAttemptAt: { lt: new Date(now - graceMs) } } : {}),
+    OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date(now) } }],
+  };
+}
+
+/** A row's id and the wait until its next attempt is due (none when it is due, or has no time set). */
+export const delayUntil = (row: { id: string; nextAttemptAt: Date | null }, now: number) => ({
+  id: row.id,
+  delayMs: Math.max(0, (row.nextAttemptAt?.getTime() ?? now) - now),
+});

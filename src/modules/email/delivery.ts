@@ -1,4 +1,4 @@
-import { queueRows } from '../../jobs/queue-rows.ts';
+import { delayUntil, lostRows, queueRows } from '../../jobs/queue-rows.ts';
 import { QueueName, type JobDefinition } from '../../jobs/types.ts';
 import { BACKOFF_BASE_MS } from '../../jobs/types.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -14,8 +14,6 @@ export const SWEEP_EMAIL_JOB = 'sweep-email-deliveries';
 export const SEND_EMAIL_ATTEMPTS = 5;
 /** How long one attempt may hold an e-mail: every SMTP time-out in a row, and a margin. */
 const LEASE_MS = SMTP_TIMEOUTS_MS.connectionTimeout + SMTP_TIMEOUTS_MS.greetingTimeout + SMTP_TIMEOUTS_MS.socketTimeout + 10_000;
-/** On Redis, pending e-mails past due by this much are queued again by the sweep (their job was lost). */
-const SWEEP_GRACE_MS = 30_000;
 const SWEEP_BATCH = 500;
 /** Timers may fire a little before the time they were set for. */
 const CLOCK_SLACK_MS = 1_000;
@@ -118,20 +116,15 @@ function finish(
  */
 export async function sweepEmails(services: Services, atStart = false): Promise<{ queued: number; purged: number }> {
   const now = Date.now();
-  const grace = atStart && !services.jobs.durable ? 0 : SWEEP_GRACE_MS;
   const due = await services.prisma.emailDelivery.findMany({
-    where: {
-      status: 'pending',
-      ...(grace ? { nextAttemptAt: { lt: new Date(now - grace) } } : {}),
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date(now) } }],
-    },
+    where: lostRows(services, atStart, now),
     orderBy: { nextAttemptAt: 'asc' },
     select: { id: true, nextAttemptAt: true },
     take: SWEEP_BATCH,
   });
   await queueEmails(
     services,
-    due.map((row) => ({ id: row.id, delayMs: Math.max(0, (row.nextAttemptAt?.getTime() ?? now) - now) })),
+    due.map((row) => delayUntil(row, now)),
   );
   const purged = await services.prisma.emailDelivery.deleteMany({
     where: { status: { in: ['sent', 'failed'] }, completedAt: { lt: new Date(now - EMAIL_RETENTION_MS) } },

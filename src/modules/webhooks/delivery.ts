@@ -1,5 +1,5 @@
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
-import { queueRows } from '../../jobs/queue-rows.ts';
+import { delayUntil, lostRows, queueRows } from '../../jobs/queue-rows.ts';
 import { HTTP_PORTS, parseAllowList } from '../../net/allow-list.ts';
 import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../../net/guarded-fetch.ts';
 import type { Services } from '../../services.ts';
@@ -10,8 +10,6 @@ export const SWEEP_JOB = 'sweep-webhook-deliveries';
 
 /** Extra time a claimed attempt may take beyond the request timeout before another process may take it over. */
 const LEASE_MARGIN_MS = 5_000;
-/** Pending deliveries past due by this much are queued again by the sweep (their job was lost). */
-const SWEEP_GRACE_MS = 30_000;
 const SWEEP_BATCH = 500;
 /** The part of a failure's text kept in the attempt log. */
 const ERROR_MAX = 500;
@@ -20,14 +18,8 @@ const ERROR_MAX = 500;
 export const maxAttempts = (services: Services) => services.config.WEBHOOK_RETRY_SCHEDULE.length + 1;
 
 /** Queues an attempt of each delivery; a queue outage only delays them until the sweep finds them. */
-export const queueDeliveries = (services: Services, deliveryIds: readonly string[], delayMs = 0) =>
-  queueRows(
-    services,
-    DELIVER_JOB,
-    'deliveryId',
-    deliveryIds.map((id) => ({ id, delayMs })),
-    'webhook delivery',
-  );
+export const queueDeliveries = (services: Services, deliveries: readonly { id: string; delayMs?: number }[]) =>
+  queueRows(services, DELIVER_JOB, 'deliveryId', deliveries, 'webhook delivery');
 
 /** Creates the pending deliveries of one event for the given webhooks and queues them once committed. */
 export async function createDeliveries(
@@ -52,7 +44,12 @@ export async function createDeliveries(
     });
     ids.push(delivery.id);
   }
-  uow.afterCommit(() => queueDeliveries(services, ids));
+  uow.afterCommit(() =>
+    queueDeliveries(
+      services,
+      ids.map((id) => ({ id })),
+    ),
+  );
   return ids;
 }
 
@@ -165,7 +162,7 @@ export async function deliver(services: Services, deliveryId: string): Promise<D
     }
     if (webhook.isActive) await countFailure(uow, services, webhook.id);
     if (retryIn === null) return 'failed';
-    uow.afterCommit(() => queueDeliveries(services, [deliveryId], retryIn));
+    uow.afterCommit(() => queueDeliveries(services, [{ id: deliveryId, delayMs: retryIn }]));
     return 'retrying';
   });
 }
@@ -185,22 +182,21 @@ async function countFailure(uow: UnitOfWork, services: Services, webhookId: stri
   uow.emit('webhook.disabled', { webhookId, reason });
 }
 
-/** Queues again the pending deliveries whose job was lost (a process stopped mid-attempt, a queue outage). */
-export async function sweepDeliveries(services: Services): Promise<number> {
-  const now = new Date();
+/**
+ * Queues again the pending deliveries whose job was lost (a process stopped mid-attempt, a queue outage). Jobs in
+ * memory die with their process: at its start, every pending delivery not held by a live lease is queued, when due.
+ */
+export async function sweepDeliveries(services: Services, atStart = false): Promise<number> {
+  const now = Date.now();
   const due = await services.prisma.webhookDelivery.findMany({
-    where: {
-      status: 'pending',
-      nextAttemptAt: { lt: new Date(now.getTime() - SWEEP_GRACE_MS) },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
+    where: lostRows(services, atStart, now),
     orderBy: { nextAttemptAt: 'asc' },
-    select: { id: true },
+    select: { id: true, nextAttemptAt: true },
     take: SWEEP_BATCH,
   });
   await queueDeliveries(
     services,
-    due.map((delivery) => delivery.id),
+    due.map((row) => delayUntil(row, now)),
   );
   return due.length;
 }

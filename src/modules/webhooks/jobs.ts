@@ -16,8 +16,9 @@ export const webhookJobs: JobDefinition[] = [
     queue: QueueName.webhooks,
     description: 'Queue again webhook deliveries whose attempt was lost',
     repeat: { every: 60_000 },
-    async run(_data, services) {
-      return { queued: await sweepDeliveries(services) };
+    runAtStart: true,
+    async run(data, services) {
+      return { queued: await sweepDeliveries(services, data.atStart === true) };
     },
   },
 ];

@@ -192,7 +192,7 @@ export async function redeliver(
       data: { status: 'pending', nextAttemptAt: new Date(), completedAt: null },
     });
     if (!count) throw new ConflictError('The delivery is still being attempted');
-    uow.afterCommit(() => queueDeliveries(services, [deliveryId]));
+    uow.afterCommit(() => queueDeliveries(services, [{ id: deliveryId }]));
     const updated = await uow.tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: deliveryId } });
     await uow.audit({ action: 'redeliver_webhook', entityType: 'webhook', entityId: webhookId, details: { delivery_id: deliveryId } });
     return updated;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { Services } from '../services.ts';
+import { delayUntil, lostRows, SWEEP_GRACE_MS } from './queue-rows.ts';
+
+const runner = (durable: boolean) => ({ jobs: { durable } }) as unknown as Services;
+const now = Date.parse('2026-12-01T12:00:00Z');
+const unleased = { OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date(now) } }] };
+
+describe('which pending rows a sweep queues again', () => {
+  it('on every periodic run, and at the start of a durable runner: those past due by the grace period, unleased', () => {
+    const overdue = { status: 'pending', nextAttemptAt: { lt: new Date(now - SWEEP_GRACE_MS) }, ...unleased };
+    expect(lostRows(runner(true), false, now)).toEqual(overdue);
+    expect(lostRows(runner(false), false, now)).toEqual(overdue);
+    // Redis kept the jobs of a process that stopped: queueing them again at start would only duplicate them.
+    expect(lostRows(runner(true), true, now)).toEqual(overdue);
+  });
+
+  it('at the start of a runner that keeps jobs in memory: every pending row without a live lease, due or not', () => {
+    expect(lostRows(runner(false), true, now)).toEqual({ status: 'pending', ...unleased });
+  });
+
+  it('queues each row with the wait its next attempt leaves, none when it is due or unset', () => {
+    expect(delayUntil({ id: 'a', nextAttemptAt: new Date(now + 5_000) }, now)).toEqual({ id: 'a', delayMs: 5_000 });
+    expect(delayUntil({ id: 'b', nextAttemptAt: new Date(now - 5_000) }, now)).toEqual({ id: 'b', delayMs: 0 });
+    expect(delayUntil({ id: 'c', nextAttemptAt: null }, now)).toEqual({ id: 'c', delayMs: 0 });
+  });
+});
