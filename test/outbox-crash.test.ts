@@ -137,8 +137,9 @@ async function killMidStreamAndRecover(
 }
 
 describe('committed transitions reach their consumers after a SIGKILL', () => {
-  // Redis stalls (CLIENT PAUSE) while the transitions commit, so their consumer jobs are still on their way to it
-  // when the process dies: the window between a commit and its enqueue, held open.
+  // Redis stalls its writes (CLIENT PAUSE … WRITE) while the transitions commit, so their consumer jobs are still on
+  // their way to it when the process dies: the window between a commit and its enqueue, held open. (Paused for all
+  // commands, Redis would hold the unpause itself, and the restart, until the pause ran out.)
   it('on PostgreSQL with Redis, killed while Redis stalls', async () => {
     const database = await createTestDatabase();
     const redis = await PrivateRedis.create();
@@ -156,7 +157,7 @@ describe('committed transitions reach their consumers after a SIGKILL', () => {
         '/postgres',
         RECOVERY_BUDGET_MS,
         {
-          begin: async () => void (await redis.command('client', 'pause', 60_000)),
+          begin: async () => void (await redis.command('client', 'pause', 60_000, 'WRITE')),
           end: async () => void (await redis.command('client', 'unpause')),
         },
       );

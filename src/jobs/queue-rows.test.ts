@@ -15,13 +15,16 @@ describe('which pending rows a sweep queues again', () => {
     expect(lostRows(runner(true), true, now)).toEqual(overdue);
   });
 
-  it('at the start of a runner that keeps jobs in memory: every pending row without a live lease, due or not', () => {
-    expect(lostRows(runner(false), true, now)).toEqual({ status: 'pending', ...unleased });
+  it('at the start of a runner that keeps jobs in memory: every pending row, due or not, leased or not', () => {
+    expect(lostRows(runner(false), true, now)).toEqual({ status: 'pending' });
   });
 
-  it('queues each row with the wait its next attempt leaves, none when it is due or unset', () => {
-    expect(delayUntil({ id: 'a', nextAttemptAt: new Date(now + 5_000) }, now)).toEqual({ id: 'a', delayMs: 5_000 });
-    expect(delayUntil({ id: 'b', nextAttemptAt: new Date(now - 5_000) }, now)).toEqual({ id: 'b', delayMs: 0 });
-    expect(delayUntil({ id: 'c', nextAttemptAt: null }, now)).toEqual({ id: 'c', delayMs: 0 });
+  it('queues each row for when its next attempt is due and its lease has run out (with a second to spare)', () => {
+    const at = (offsetMs: number) => new Date(now + offsetMs);
+    expect(delayUntil({ id: 'a', nextAttemptAt: at(5_000), leaseUntil: null }, now)).toEqual({ id: 'a', delayMs: 5_000 });
+    expect(delayUntil({ id: 'b', nextAttemptAt: at(-5_000), leaseUntil: null }, now)).toEqual({ id: 'b', delayMs: 0 });
+    expect(delayUntil({ id: 'c', nextAttemptAt: null, leaseUntil: at(-5_000) }, now)).toEqual({ id: 'c', delayMs: 0 });
+    expect(delayUntil({ id: 'd', nextAttemptAt: at(-5_000), leaseUntil: at(12_000) }, now)).toEqual({ id: 'd', delayMs: 13_000 });
+    expect(delayUntil({ id: 'e', nextAttemptAt: at(20_000), leaseUntil: at(12_000) }, now)).toEqual({ id: 'e', delayMs: 20_000 });
   });
 });

@@ -25,20 +25,28 @@ export const SWEEP_GRACE_MS = 30_000;
 
 /**
  * The pending rows a sweep queues again: past due by SWEEP_GRACE_MS and held by no live lease. Jobs in memory die
- * with their process, so at the start of a runner that is not durable every pending row not held by a live lease
- * is lost, due or not (queue it with the delay its `nextAttemptAt` leaves: `delayUntil`).
+ * with their process, so at the start of a runner that is not durable every pending row is lost, due or not, and
+ * leased or not: the lease of an attempt cut by the process's end holds its row until it runs out. Each is queued
+ * for when it may be attempted (`delayUntil`); another process's live attempt is not doubled, as an attempt claims
+ * its row's lease first.
  */
 export function lostRows(services: Services, atStart: boolean, now: number) {
-  const graceMs = atStart && !services.jobs.durable ? 0 : SWEEP_GRACE_MS;
+  if (atStart && !services.jobs.durable) return { status: 'pending' as const };
   return {
     status: 'pending' as const,
-    ...(graceMs ? { nextAttemptAt: { lt: new Date(now - graceMs) } } : {}),
+    nextAttemptAt: { lt: new Date(now - SWEEP_GRACE_MS) },
     OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date(now) } }],
   };
 }
 
-/** A row's id and the wait until its next attempt is due (none when it is due, or has no time set). */
-export const delayUntil = (row: { id: string; nextAttemptAt: Date | null }, now: number) => ({
+/** What `delayUntil` reads of a row: the columns a sweep selects. */
+export const WHEN_DUE = { id: true, nextAttemptAt: true, leaseUntil: true } as const;
+
+/** Past a lease's end, so that an attempt (which compares it with its own clock reading) finds it over. */
+const LEASE_SLACK_MS = 1_000;
+
+/** A row's id and the wait until it may be attempted: its next attempt due and its lease run out. */
+export const delayUntil = (row: { id: string; nextAttemptAt: Date | null; leaseUntil: Date | null }, now: number) => ({
   id: row.id,
-  delayMs: Math.max(0, (row.nextAttemptAt?.getTime() ?? now) - now),
+  delayMs: Math.max(0, (row.nextAttemptAt?.getTime() ?? now) - now, row.leaseUntil ? row.leaseUntil.getTime() + LEASE_SLACK_MS - now : 0),
 });

@@ -1,4 +1,4 @@
-import { delayUntil, lostRows, queueRows } from '../../jobs/queue-rows.ts';
+import { delayUntil, lostRows, queueRows, WHEN_DUE } from '../../jobs/queue-rows.ts';
 import { QueueName, type JobDefinition } from '../../jobs/types.ts';
 import { BACKOFF_BASE_MS } from '../../jobs/types.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -112,14 +112,15 @@ function finish(
 
 /**
  * Queues again the pending e-mails whose job was lost, and deletes e-mails finished before the retention period.
- * Jobs in memory die with their process: at its start, every pending e-mail not held by a live lease is queued, when due.
+ * Jobs in memory die with their process: at its start, every pending e-mail is queued for when it is due and its
+ * lease (an attempt cut by the process's end) has run out.
  */
 export async function sweepEmails(services: Services, atStart = false): Promise<{ queued: number; purged: number }> {
   const now = Date.now();
   const due = await services.prisma.emailDelivery.findMany({
     where: lostRows(services, atStart, now),
     orderBy: { nextAttemptAt: 'asc' },
-    select: { id: true, nextAttemptAt: true },
+    select: WHEN_DUE,
     take: SWEEP_BATCH,
   });
   await queueEmails(

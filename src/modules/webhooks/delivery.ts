@@ -1,5 +1,5 @@
 import { inTransaction, SYSTEM_ACTOR, type UnitOfWork } from '../../db/unit-of-work.ts';
-import { delayUntil, lostRows, queueRows } from '../../jobs/queue-rows.ts';
+import { delayUntil, lostRows, queueRows, WHEN_DUE } from '../../jobs/queue-rows.ts';
 import { HTTP_PORTS, parseAllowList } from '../../net/allow-list.ts';
 import { createGuardedFetch, DestinationRefusedError, type GuardedFetch } from '../../net/guarded-fetch.ts';
 import type { Services } from '../../services.ts';
@@ -184,14 +184,15 @@ async function countFailure(uow: UnitOfWork, services: Services, webhookId: stri
 
 /**
  * Queues again the pending deliveries whose job was lost (a process stopped mid-attempt, a queue outage). Jobs in
- * memory die with their process: at its start, every pending delivery not held by a live lease is queued, when due.
+ * memory die with their process: at its start, every pending delivery is queued for when it is due and its lease
+ * (an attempt cut by the process's end) has run out.
  */
 export async function sweepDeliveries(services: Services, atStart = false): Promise<number> {
   const now = Date.now();
   const due = await services.prisma.webhookDelivery.findMany({
     where: lostRows(services, atStart, now),
     orderBy: { nextAttemptAt: 'asc' },
-    select: { id: true, nextAttemptAt: true },
+    select: WHEN_DUE,
     take: SWEEP_BATCH,
   });
   await queueDeliveries(
