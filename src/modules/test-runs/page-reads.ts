@@ -219,6 +219,9 @@ const WHOLE_TEST = allOf(TEST_COLUMNS);
 /** An identifier quoted for SQL (every name here comes from the maps above, never from a request). */
 const quoted = (name: string) => `"${name}"`;
 
+/** A map's own entry: a selection's key such as `constructor` names no column, not Object's. */
+const own = <Value>(map: Record<string, Value>, key: string): Value | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
+
 /**
  * The columns of a selection that is the test's own fields and to-one relations' own fields, or the whole test with
  * such relations (`include`), or null for any other (read through Prisma).
@@ -230,13 +233,13 @@ function columnsOf(query: TestQuery): PageColumns | null {
   const relations: Relation[] = [];
   for (const [field, value] of Object.entries(selection)) {
     if (!value) continue;
-    const column = TEST_COLUMNS[field as keyof typeof TEST_COLUMNS];
+    const column = own(TEST_COLUMNS, field);
     if (column) {
       if (value !== true) return null;
       if (field !== 'createdAt' && field !== 'id') list.push(`t.${column} AS ${quoted(field)}`);
       continue;
     }
-    const relation = TO_ONE[field];
+    const relation = own(TO_ONE, field);
     if (!relation) return null;
     // `true` is the whole related record; otherwise only a selection of its own columns.
     const nested = value === true ? { select: relation.whole } : (value as { select?: Record<string, unknown> });
@@ -244,9 +247,10 @@ function columnsOf(query: TestQuery): PageColumns | null {
     const fields: Relation['fields'] = [];
     for (const [name, wanted] of Object.entries(nested.select)) {
       if (!wanted) continue;
-      if (wanted !== true || !relation.columns[name]) return null;
+      const column = own(relation.columns, name);
+      if (wanted !== true || !column) return null;
       const key = `${field}.${name}`;
-      list.push(`${relation.alias}.${relation.columns[name]} AS ${quoted(key)}`);
+      list.push(`${relation.alias}.${column} AS ${quoted(key)}`);
       fields.push({ name, key });
     }
     const on = `${relation.alias}.id = t.${relation.key}`;
