@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { countQueries } from '../../../test/helpers/queries.ts';
 import { createTest, team, technique, type Team } from '../../../test/helpers/test-runs.ts';
-import type { Prisma } from '../../db/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { countTests, readTestPage, testFilterSql, type TestFilter } from './page-reads.ts';
 import type { TestQuery } from './store.ts';
 
@@ -12,50 +12,12 @@ let otherTechniqueId: string;
 let campaignId: string;
 const app = useTestApp();
 
-const everyTechniqueField = {
-  id: true,
-  ttpId: true,
-  name: true,
-  description: true,
-  tactic: true,
-  platforms: true,
-  statusGlobal: true,
-  reviewRequired: true,
-  isCustom: true,
-  stixId: true,
-  tactics: true,
-  isSubtechnique: true,
-  parentTtpId: true,
-  attackVersion: true,
-  attackModified: true,
-  revoked: true,
-  revokedByTtpId: true,
-  deprecated: true,
-  url: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.TechniqueSelect;
+/** A selection of every scalar field of a model, from Prisma's own list of them. */
+const everyField = <Field extends string>(fields: Record<Field, Field>) =>
+  Object.fromEntries(Object.keys(fields).map((field) => [field, true])) as Record<Field, true>;
 
-const everyUserField = {
-  id: true,
-  username: true,
-  email: true,
-  passwordHash: true,
-  authSource: true,
-  role: true,
-  isActive: true,
-  displayName: true,
-  mustChangePassword: true,
-  trackerAccountId: true,
-  preferences: true,
-  passwordChangedAt: true,
-  sessionVersion: true,
-  ssoIssuer: true,
-  ssoNameId: true,
-  isBootstrap: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.UserSelect;
+const everyTechniqueField = everyField(Prisma.TechniqueScalarFieldEnum) satisfies Prisma.TechniqueSelect;
+const everyUserField = everyField(Prisma.UserScalarFieldEnum) satisfies Prisma.UserSelect;
 
 beforeAll(async () => {
   t = await team(app);
