@@ -133,20 +133,70 @@ export const DEPENDENCY_PATCHES = [
     ],
   },
   {
+    name: 'graphql-js leaves: completed by their resolver when it can, without a resolve info',
+    file: /[\\/]graphql[\\/]execution[\\/]execute\.js$/,
+    why:
+      'For every leaf of every row graphql-js builds a resolve info (an object of ten fields), an arguments object and ' +
+      'a chain of calls to complete a value that is, for most fields, a property of the parent passed through its ' +
+      "scalar's `serialize`. A resolver that can complete such a value itself carries `leafValue` (the execution " +
+      'guard gives it to the leaves read from their parent, src/graphql/limits/execution.ts); graphql-js asks it first ' +
+      'below the root and takes its usual path whenever it answers undefined, which no completed value is.',
+    replacements: [
+      [
+        `      : exeContext.fieldResolver;
+  const info = buildResolveInfo(`,
+        `      : exeContext.fieldResolver;
+
+  if (resolveFn.leafValue !== undefined && path.prev !== undefined) {
+    const completed = resolveFn.leafValue(source, exeContext.contextValue, path.key);
+
+    if (completed !== undefined) {
+      return completed;
+    }
+  }
+
+  const info = buildResolveInfo(`,
+      ],
+    ],
+  },
+  {
     name: "graphql-js results: each object's fields in an ordinary object",
     file: /[\\/]graphql[\\/]execution[\\/]execute\.js$/,
     why:
       'graphql-js collects the fields of each object it executes in `Object.create(null)`, which V8 makes a dictionary: ' +
       'slower to fill, larger, and on the slow path of JSON.stringify. An ordinary object holds the same own properties ' +
       'in the same order; a response key `__proto__` (an alias) is defined as an own property, as the dictionary had it. ' +
-      'V8 turns an ordinary object filled by computed keys into a dictionary past about 20 properties (measured: 19 stay ' +
-      'fast), so an object of more than 16 fields is a dictionary from the start, as published.',
+      'V8 turns an ordinary object filled by computed keys into a dictionary past about 20 properties, unless the ' +
+      'shapes it goes through exist already: an object of more than 16 fields is therefore first built once per ' +
+      'selection (its `fields`, collected once per operation) with `Object.defineProperty`, which V8 keeps fast up to ' +
+      'more than a hundred properties; the rows after it follow the same shapes and stay fast objects.',
     replacements: [
       [
         `function executeFields(exeContext, parentType, sourceValue, path, fields) {
   const results = Object.create(null);`,
-        `function executeFields(exeContext, parentType, sourceValue, path, fields) {
-  const results = fields.size <= 16 ? {} : Object.create(null);`,
+        `const shapesOfFields = new WeakMap();
+
+function shapeOfFields(fields) {
+  const shape = {};
+
+  for (const responseName of fields.keys()) {
+    Object.defineProperty(shape, responseName, {
+      value: null,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+
+  return shape;
+}
+
+function executeFields(exeContext, parentType, sourceValue, path, fields) {
+  if (fields.size > 16 && !shapesOfFields.has(fields)) {
+    shapesOfFields.set(fields, shapeOfFields(fields));
+  }
+
+  const results = {};`,
       ],
       [
         `      if (result !== undefined) {

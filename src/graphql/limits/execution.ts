@@ -2,9 +2,12 @@ import { performance } from 'node:perf_hooks';
 import {
   defaultFieldResolver,
   getNamedType,
+  getNullableType,
   isLeafType,
+  isNonNullType,
   isObjectType,
   type GraphQLField,
+  type GraphQLLeafType,
   type GraphQLFieldResolver,
   type GraphQLResolveInfo,
   type GraphQLSchema,
@@ -162,7 +165,48 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 
 const refused = (refusal: QueryLimitError) => handled(Promise.reject(refusal));
 
-function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean, writes: boolean): GraphQLFieldResolver<unknown, Context> {
+/**
+ * A guarded resolver of a leaf read from its parent's property may also complete the value itself: graphql-js (as the
+ * build patches it, scripts/dependency-patches.mjs) calls `leafValue` first and takes its usual path, with a resolve
+ * info, an arguments object and the wrapper below, only when it answers undefined, which no completed value is.
+ */
+export type GuardedResolver = GraphQLFieldResolver<unknown, Context> & {
+  leafValue?: (source: unknown, context: Context, responseName: string) => unknown;
+};
+
+/**
+ * The completed value of a leaf whose resolver reads the parent's property `field.name` (graphql-js's default
+ * resolver, which Pothos gives exposed fields), accounted as the wrapper accounts it; undefined wherever graphql-js's
+ * own path would do anything else: no budget yet or a refusal, a parent that is not an object, a method, an error, a
+ * null where the type forbids it, a value the scalar refuses, a clock reading that stops the operation.
+ */
+function leafReader(field: GraphQLField<unknown, Context>): GuardedResolver['leafValue'] {
+  const type = getNullableType(field.type) as GraphQLLeafType;
+  const nullable = !isNonNullType(field.type);
+  const { name } = field;
+  return (source, context, responseName) => {
+    const budget = (context as Budgeted)[BUDGET];
+    if (budget === undefined || budget.refusal || source === null || typeof source !== 'object') return undefined;
+    const value = (source as Record<string, unknown>)[name];
+    let completed: unknown = null;
+    if (value === null || value === undefined) {
+      if (!nullable) return undefined;
+    } else {
+      if (typeof value === 'function' || value instanceof Error) return undefined;
+      try {
+        completed = type.serialize(value);
+      } catch {
+        return undefined;
+      }
+      if (completed === null || completed === undefined) return undefined;
+    }
+    budget.spend(responseName.length + 4 + jsonBytes(value, budget.remaining()));
+    if (budget.clockDue()) budget.stop(performance.now());
+    return budget.refusal ? undefined : completed;
+  };
+}
+
+function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean, writes: boolean): GuardedResolver {
   const resolve = field.resolve ?? defaultFieldResolver;
   const leaf = isLeafType(getNamedType(field.type));
   /**
@@ -181,7 +225,7 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
     sliceStartedAt = now;
     return yieldWith(value);
   };
-  return (parent, args, context, info) => {
+  const resolver: GuardedResolver = (parent, args, context, info) => {
     // A subscription executes its selection once per event, each with a budget of its own.
     const budget = (!startsExecution && (context as Budgeted)[BUDGET]) || newBudget(context);
     if (!info.path.prev && !startsExecution) {
@@ -211,6 +255,10 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
       ? handled(Promise.resolve(value).then((resolved) => account(budget, info, resolved)))
       : account(budget, info, value);
   };
+  if (leaf && !startsExecution && (field.resolve === undefined || field.resolve === defaultFieldResolver)) {
+    resolver.leafValue = leafReader(field);
+  }
+  return resolver;
 }
 
 /** Wraps every field resolver of `schema` with the execution guard; returns the same schema. */
