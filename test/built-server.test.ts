@@ -74,6 +74,28 @@ describe('the built service (node dist/src/main.js, what npm start runs)', () =>
             tracker_issue: null,
           },
         });
+        // The list of tests, read in SQL of its own on the database pool and executed by the bundled graphql-js with
+        // the build's patches (leaves completed without a resolve info, wide rows as ordinary objects): each item is the
+        // test as its own read answers it, over REST and GraphQL.
+        const { evidences, detection_evaluations, tracker_issue, ...listed } = read.body;
+        const list = await service.api('GET', '/tests?limit=5', token);
+        expect(list.status).toBe(200);
+        expect(list.body.items.find((item: { id: string }) => item.id === test.body.id)).toEqual(listed);
+        const board = await fetch(`${service.base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({
+            query: '{ tests(limit: 5) { items { id name state elapsedSeconds technique { ttpId } createdBy { username } } } }',
+          }),
+        });
+        expect((await board.json()).data.tests.items).toContainEqual({
+          id: test.body.id,
+          name: 'built',
+          state: 'draft',
+          elapsedSeconds: 0,
+          technique: { ttpId: 'T9700' },
+          createdBy: { username: 'admin' },
+        });
         const detail = await fetch(`${service.base}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -1,8 +1,10 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
 import { launchEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
+import { rawReader, type RawReader } from './raw-reads.ts';
 import { relationLoadStrategyOf } from './relation-loading.ts';
 import { statementNames } from './statement-names.ts';
 
@@ -14,6 +16,8 @@ export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$trans
 
 export interface Database {
   prisma: PrismaClient;
+  /** Hand-written reads on the pool Prisma's statements use (src/db/raw-reads.ts). */
+  rows: RawReader;
   engine: 'postgresql' | 'pglite';
   close(): Promise<void>;
 }
@@ -46,6 +50,9 @@ const SESSION_OPTIONS = '-c jit=off';
  * analysing the text. After five runs PostgreSQL would otherwise try one generic plan for all values, which made the
  * heaviest analytics (a year of trends, a date range over 100,000 tests) slower in measurement.
  */
+/** The raw reads' texts a session prepares (src/db/raw-reads.ts): the test list's filters and selections. */
+const RAW_READS_MAX = 100;
+
 const PREPARED_SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
 
 /**
@@ -67,10 +74,12 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   // The embedded database's connections share its one session, where their statements' names would collide.
   const prepared = !embedded && options.preparedStatements !== false;
   const sessionOptions = prepared ? `${SESSION_OPTIONS} ${PREPARED_SESSION_OPTIONS}` : SESSION_OPTIONS;
-  const adapter = new PrismaPg(
-    { ...pool, max: poolSize, ...(embedded ? {} : { options: sessionOptions }) },
-    prepared ? { statementNameGenerator: statementNames() } : {},
-  );
+  // One pool for Prisma's statements and the raw reads; Prisma's adapter ends it when the client disconnects.
+  const connections = new pg.Pool({ ...pool, max: poolSize, ...(embedded ? {} : { options: sessionOptions }) });
+  const adapter = new PrismaPg(connections, {
+    disposeExternalPool: true,
+    ...(prepared ? { statementNameGenerator: statementNames() } : {}),
+  });
   const prisma = withRelationLoading(
     new PrismaClient({
       adapter,
@@ -93,6 +102,8 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   await connected;
   return {
     prisma,
+    // Named apart from Prisma's statements, and fewer: a session prepares at most PREPARED_STATEMENTS_MAX + RAW_READS_MAX.
+    rows: rawReader(connections, prepared ? statementNames(RAW_READS_MAX, 'violet_read_') : undefined),
     engine: embedded ? 'pglite' : 'postgresql',
     async close() {
       await prisma.$disconnect();

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.ts';
 import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors.ts';
 
@@ -56,8 +57,12 @@ const INPUT_REFUSALS: Record<string, string> = {
   '54001': 'The request is too complex to evaluate',
 };
 
-/** The SQLSTATE of a database error, as the pg driver adapter reports it inside Prisma's errors. */
+/**
+ * The SQLSTATE of a database error, as the pg driver adapter reports it inside Prisma's errors, or as the pg driver
+ * raises it to a raw read (src/db/raw-reads.ts).
+ */
 function postgresCodeOf(error: unknown): string | undefined {
+  if (error instanceof pg.DatabaseError) return error.code;
   const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } } | null)?.meta;
   const cause = meta?.driverAdapterError?.cause ?? (error as { cause?: { originalCode?: string } } | null)?.cause;
   return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;

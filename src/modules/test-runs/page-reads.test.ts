@@ -76,9 +76,9 @@ const prismaPage = (where: Prisma.TestWhereInput, select: Prisma.TestSelect) =>
   });
 
 const page = (filter: TestFilter, select: Prisma.TestSelect | undefined, take = 100) =>
-  readTestPage(app.services.prisma, select ? { select } : {}, { where: testFilterSql(filter), after: null, skip: 0, take });
+  readTestPage(app.services.db, select ? { select } : {}, { where: testFilterSql(filter), after: null, skip: 0, take });
 const pageWith = (filter: TestFilter, query: TestQuery) =>
-  readTestPage(app.services.prisma, query, { where: testFilterSql(filter), after: null, skip: 0, take: 100 });
+  readTestPage(app.services.db, query, { where: testFilterSql(filter), after: null, skip: 0, take: 100 });
 
 describe('the test list read in SQL', () => {
   it('reads what Prisma reads, value for value: every column of the test and of its technique', async () => {
@@ -157,7 +157,7 @@ describe('the test list read in SQL', () => {
       const expected = (await prismaPage(where, { id: true })).map((row) => row.id);
       const read = (await page(filter, { id: true }, 1_000)).map((row) => row.id);
       expect(read, JSON.stringify(filter)).toEqual(expected);
-      expect(await countTests(app.services.prisma, testFilterSql(filter), 1_000), JSON.stringify(filter)).toBe(expected.length);
+      expect(await countTests(app.services.db, testFilterSql(filter), 1_000), JSON.stringify(filter)).toBe(expected.length);
     }
     expect((await page({ platform: 'WIN%' }, { name: true })).map((row) => row.name)).toEqual(['Percent']);
   });
@@ -167,20 +167,20 @@ describe('the test list read in SQL', () => {
     expect(all).toHaveLength(2);
     const [newest] = await page({ techniqueId }, { id: true, createdAt: true }, 1);
     const after = await readTestPage(
-      app.services.prisma,
+      app.services.db,
       { select: { id: true } },
       { where: testFilterSql({ techniqueId }), after: { createdAt: newest!.createdAt, id: newest!.id }, skip: 0, take: 10 },
     );
     expect(after.map((row) => row.id)).toEqual(all.slice(1));
     const skipped = await readTestPage(
-      app.services.prisma,
+      app.services.db,
       { select: { id: true } },
       { where: testFilterSql({ techniqueId }), after: null, skip: 1, take: 10 },
     );
     expect(skipped.map((row) => row.id)).toEqual(all.slice(1));
     // A to-many relation: the ids in SQL, the rows through Prisma, in the SQL's order.
     const nested = await readTestPage(
-      app.services.prisma,
+      app.services.db,
       { select: { name: true, events: { select: { kind: true } }, technique: { select: { ttpId: true } } } },
       { where: testFilterSql({ techniqueId }), after: null, skip: 0, take: 10 },
     );

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { Keyset } from '../../db/page-totals.ts';
 import { escapeLike } from '../../db/search.ts';
 import { Prisma, type Test, type TestState } from '../../generated/prisma/client.ts';
@@ -6,13 +6,13 @@ import type { TestQuery } from './store.ts';
 
 /**
  * The test list's rows, read in SQL of its own. A page of 50 tests through Prisma's `findMany` cost 1.6–2.9 ms of
- * CPU on the event loop where the same statement through `$queryRaw` cost 1.0–1.3 (scripts/bench-api.ts measures
- * the whole request): Prisma builds each row three times, in its driver adapter, its data mapper and its
- * deserialiser, a raw statement's rows twice (the adapter's arrays, the deserialiser's objects) and with no query
- * plan to interpret. So the page is read here when its selection is the test's own columns and to-one relations'
- * columns (what every list in the product asks); any other selection (a to-many relation, a count) reads the page's
- * ids here and its rows through Prisma. Either way this file is the one definition of what the filter matches, for
- * the rows and for the count.
+ * CPU on the event loop where the same statement through `$queryRaw` cost 1.0–1.3, and on the `pg` pool alone
+ * 0.65–0.77 (scripts/bench-api.ts measures the whole request): Prisma builds each row three times, in its driver
+ * adapter, its data mapper and its deserialiser, and a raw statement's rows twice. So the page is read here, on the
+ * pool (src/db/raw-reads.ts), when its selection is the test's own columns and to-one relations' columns (what every
+ * list in the product asks); any other selection (a to-many relation, a count) reads the page's ids here and its
+ * rows through Prisma. Either way this file is the one definition of what the filter matches, for the rows and for
+ * the count.
  */
 
 /** A filter of the test list, checked and resolved (a technique named by its uuid). */
@@ -46,9 +46,9 @@ export function testFilterSql(filter: TestFilter): Prisma.Sql {
 }
 
 /** How many tests match, counting at most `take` (src/db/page-totals.ts). */
-export async function countTests(prisma: PrismaClient, where: Prisma.Sql, take: number): Promise<number> {
-  const [row] = await prisma.$queryRaw<{ matching: number }[]>`
-    SELECT count(*)::int AS matching FROM (SELECT 1 FROM tests t WHERE ${where} LIMIT ${take}) AS counted`;
+export async function countTests(db: Database, where: Prisma.Sql, take: number): Promise<number> {
+  const [row] = await db.rows<{ matching: number }>(Prisma.sql`
+    SELECT count(*)::int AS matching FROM (SELECT 1 FROM tests t WHERE ${where} LIMIT ${take}) AS counted`);
   return row!.matching;
 }
 
@@ -64,16 +64,15 @@ export interface PageWindow {
  * One page of tests, newest first (ties by id), with what `query` selects plus `createdAt` and `id` (a row's
  * cursor is made of them): typed as tests, as Prisma types a read with a selection known only at run time.
  */
-export async function readTestPage(prisma: PrismaClient, query: TestQuery, window: PageWindow): Promise<Test[]> {
+export async function readTestPage(db: Database, query: TestQuery, window: PageWindow): Promise<Test[]> {
   const columns = columnsOf(query);
   if (columns) {
-    const rows = await prisma.$queryRaw<Record<string, unknown>[]>`
-      SELECT ${columns.sql} FROM tests t ${columns.joins} ${pageClauses(window)}`;
+    const rows = await db.rows(Prisma.sql`SELECT ${columns.sql} FROM tests t ${columns.joins} ${pageClauses(window)}`);
     return (columns.nest ? rows.map(columns.nest) : rows) as unknown as Test[];
   }
-  const ids = (await prisma.$queryRaw<{ id: string }[]>`SELECT t.id FROM tests t ${pageClauses(window)}`).map(({ id }) => id);
+  const ids = (await db.rows<{ id: string }>(Prisma.sql`SELECT t.id FROM tests t ${pageClauses(window)}`)).map(({ id }) => id);
   if (ids.length === 0) return [];
-  const rows = await prisma.test.findMany({
+  const rows = await db.prisma.test.findMany({
     ...query,
     ...(query.select ? { select: { ...query.select, createdAt: true, id: true } } : {}),
     where: { id: { in: ids } },
@@ -253,6 +252,9 @@ function columnsOf(query: TestQuery): PageColumns | null {
       list.push(`${relation.alias}.${column} AS ${quoted(key)}`);
       fields.push({ name, key });
     }
+    // The row comes with the relation's property (null), which `nestRelations` sets: a property added to a row of
+    // fifty by a computed key would make V8 turn the row into a dictionary, slower for every field read after.
+    list.push(`NULL AS ${quoted(field)}`);
     const on = `${relation.alias}.id = t.${relation.key}`;
     joins.push(`${relation.optional ? 'LEFT JOIN' : 'JOIN'} ${relation.table} ${relation.alias} ON ${on}`);
     // Whether the test refers to one (the relation is null otherwise).

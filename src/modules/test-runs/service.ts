@@ -61,9 +61,9 @@ export async function listTests(services: Services, filter: unknown, paging: unk
   const keyset = after ? keysetOf(after) : null;
   const [rows, counted] = await Promise.all([
     // One row past the page says whether another follows.
-    readTestPage(services.prisma, query, { where, after: keyset, skip: offset, take: limit + 1 }),
+    readTestPage(services.db, query, { where, after: keyset, skip: offset, take: limit + 1 }),
     withTotal
-      ? pageTotal(services.prisma, (take) => countTests(services.prisma, where, take), { table: 'tests', filtered })
+      ? pageTotal(services.prisma, (take) => countTests(services.db, where, take), { table: 'tests', filtered })
       : { total: 0, totalExact: true },
   ]);
   const items = rows.slice(0, limit);
