@@ -85,7 +85,7 @@ describe("the execution guard's leaf values, on graphql-js as bundled", () => {
     expect(usualCalls.get('name')).toBe(40 + 1);
   });
 
-  it('leave to the usual path a method, a resolver of its own, a value the type refuses and a null where it forbids one', async () => {
+  it('leave to the usual path a method, a resolver of its own, a value the type refuses, a null where it forbids one and a property that throws', async () => {
     const own = await bothWays('{ rows { method resolved name } }', rows(4));
     expect((own.answer.data as { rows: unknown[] }).rows[3]).toEqual({ method: 'called', resolved: 'row 3!', name: 'row 3' });
     expect(Object.fromEntries(own.leafCalls)).toEqual({ method: 4, resolved: 4 });
@@ -114,6 +114,20 @@ describe("the execution guard's leaf values, on graphql-js as bundled", () => {
     expect(missing.answer.errors?.map((error) => error.message)).toEqual(['Cannot return null for non-nullable field Row.must.']);
     expect(missing.answer.data).toBeNull();
     expect(Object.fromEntries(missing.leafCalls)).toEqual({ must: 1 });
+
+    const throwing = await bothWays(
+      '{ rows { id name } }',
+      rows(3, (row, index) => {
+        if (index === 1)
+          Object.defineProperty(row, 'name', {
+            get() {
+              throw new Error('unreadable');
+            },
+          });
+      }),
+    );
+    expect(throwing.answer.errors).toEqual([{ message: 'unreadable', locations: [{ line: 1, column: 13 }], path: ['rows', 1, 'name'] }]);
+    expect(Object.fromEntries(throwing.leafCalls)).toEqual({ name: 1 });
   });
 
   it("count each leaf's bytes against the answer's cap, and stop the operation where the usual path stops it", async () => {

@@ -187,20 +187,24 @@ function leafReader(field: GraphQLField<unknown, Context>): GuardedResolver['lea
   return (source, context, responseName) => {
     const budget = (context as Budgeted)[BUDGET];
     if (budget === undefined || budget.refusal || source === null || typeof source !== 'object') return undefined;
-    const value = (source as Record<string, unknown>)[name];
     let completed: unknown = null;
-    if (value === null || value === undefined) {
-      if (!nullable) return undefined;
-    } else {
-      if (typeof value === 'function' || value instanceof Error) return undefined;
-      try {
+    let bytes: number;
+    // Whatever throws here (a getter, a scalar's refusal) throws again on the usual path, inside graphql-js's own
+    // handling of the field's errors.
+    try {
+      const value = (source as Record<string, unknown>)[name];
+      if (value === null || value === undefined) {
+        if (!nullable) return undefined;
+      } else {
+        if (typeof value === 'function' || value instanceof Error) return undefined;
         completed = type.serialize(value);
-      } catch {
-        return undefined;
+        if (completed === null || completed === undefined) return undefined;
       }
-      if (completed === null || completed === undefined) return undefined;
+      bytes = responseName.length + 4 + jsonBytes(value, budget.remaining());
+    } catch {
+      return undefined;
     }
-    budget.spend(responseName.length + 4 + jsonBytes(value, budget.remaining()));
+    budget.spend(bytes);
     if (budget.clockDue()) budget.stop(performance.now());
     return budget.refusal ? undefined : completed;
   };
