@@ -95,10 +95,14 @@ class AnswerBudget {
     if (!this.refusal) this.deadline = now + this.deadlineMs;
   }
 
-  /** Whether a leaf value should read the clock now (every LEAF_CLOCK leaves). */
-  clockDue(): boolean {
+  /**
+   * Adds a leaf's response name and value, reading the clock every LEAF_CLOCK leaves only: the refusal once the
+   * operation must stop, else null.
+   */
+  spendLeaf(responseName: string, value: unknown): QueryLimitError | null {
+    this.spend(responseName.length + 4 + jsonBytes(value, this.remaining()));
     this.leaves += 1;
-    return this.leaves % LEAF_CLOCK === 0;
+    return this.leaves % LEAF_CLOCK === 0 ? this.stop(performance.now()) : this.refusal;
   }
 
   /** What is left before the cap: a bound for measuring a JSON value without walking it all. */
@@ -188,7 +192,6 @@ function leafReader(field: GraphQLField<unknown, Context>): GuardedResolver['lea
     const budget = (context as Budgeted)[BUDGET];
     if (budget === undefined || budget.refusal || source === null || typeof source !== 'object') return undefined;
     let completed: unknown = null;
-    let bytes: number;
     // Whatever throws here (a getter, a scalar's refusal) throws again on the usual path, inside graphql-js's own
     // handling of the field's errors.
     try {
@@ -200,13 +203,10 @@ function leafReader(field: GraphQLField<unknown, Context>): GuardedResolver['lea
         completed = type.serialize(value);
         if (completed === null || completed === undefined) return undefined;
       }
-      bytes = responseName.length + 4 + jsonBytes(value, budget.remaining());
+      return budget.spendLeaf(responseName, value) ? undefined : completed;
     } catch {
       return undefined;
     }
-    budget.spend(bytes);
-    if (budget.clockDue()) budget.stop(performance.now());
-    return budget.refusal ? undefined : completed;
   };
 }
 
@@ -219,13 +219,15 @@ function guarded(field: GraphQLField<unknown, Context>, startsExecution: boolean
    * `setImmediate`. A new slice starts at that moment, so one slice defers one subtree, not every field after it.
    */
   const account = (budget: AnswerBudget, info: GraphQLResolveInfo, value: unknown) => {
-    const size = leaf ? jsonBytes(value, budget.remaining()) : Array.isArray(value) ? value.length + 2 : 2;
-    budget.spend(info.path.key.toString().length + 4 + size);
-    if (leaf && !budget.clockDue()) return budget.refusal ? refused(budget.refusal) : value;
+    if (leaf) {
+      const refusal = budget.spendLeaf(info.path.key.toString(), value);
+      return refusal ? refused(refusal) : value;
+    }
+    budget.spend(info.path.key.toString().length + 4 + (Array.isArray(value) ? value.length + 2 : 2));
     const now = performance.now();
     const refusal = budget.stop(now);
     if (refusal) return refused(refusal);
-    if (leaf || now - sliceStartedAt <= SLICE_MS) return value;
+    if (now - sliceStartedAt <= SLICE_MS) return value;
     sliceStartedAt = now;
     return yieldWith(value);
   };
