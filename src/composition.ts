@@ -63,7 +63,7 @@ export async function createServices(config: Config, log: Logger, role: ProcessR
     bus,
     tokens: TokenService.create(secret, config.JWT_TTL),
     sessions: new SessionCache(config.SESSION_CACHE, bus),
-    catalogCache: new CatalogCache(config.CATALOG_CACHE_MB * 2 ** 20, (catalog) => catalogVersion(db.prisma, catalog)),
+    catalogCache: new CatalogCache(config.CATALOG_CACHE_MB * 2 ** 20, (catalog) => catalogVersion(db.rows, catalog)),
     secrets: new SecretKeyring(secret),
     revocations: databaseRevocations(db.prisma),
     loginThrottle: new LoginThrottle({

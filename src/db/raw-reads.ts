@@ -5,7 +5,8 @@ import type { Prisma } from '../generated/prisma/client.ts';
  * Hand-written reads run on the `pg` pool that Prisma's driver adapter uses, without Prisma in between. Through
  * `$queryRaw` a page of 50 tests cost about 0.4 ms more CPU than the same statement on the pool: Prisma's adapter
  * makes each row an array of strings, then its deserialiser makes the objects and their dates again (docs/benchmark.md).
- * Used only where a read is hot and its SQL is written out already (src/modules/test-runs/page-reads.ts).
+ * Used only where a read is hot and its SQL is written out already: the page of tests (src/modules/test-runs/page-reads.ts)
+ * and the catalog's version read before every catalog read (src/graphql/catalog-cache.ts).
  */
 export type RawReader = <Row extends Record<string, unknown>>(sql: Prisma.Sql) => Promise<Row[]>;
 
