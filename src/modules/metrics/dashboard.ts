@@ -86,10 +86,12 @@ async function composeExecutiveSummary(services: Services): Promise<ExecutiveSum
   const [coverage, tactics, [work], kpis] = await Promise.all([
     coverageSummary(services),
     coverageByTactic(services),
+    // Two counts each on an index that holds its columns (an index-only scan of the tests it counts) rather than one
+    // scan of every test with two filters: 23 ms instead of 160–175 on 100,000 tests (docs/benchmark.md).
     services.prisma.$queryRaw<{ validatedLast30Days: number; openRemediation: number }[]>`
-      SELECT (count(*) FILTER (WHERE state = 'validated' AND decided_at >= now() - interval '30 days'))::int AS "validatedLast30Days",
-             (count(*) FILTER (WHERE remediation_status IN ('pending', 'in_progress')))::int AS "openRemediation"
-        FROM tests`,
+      SELECT (SELECT count(*) FROM tests WHERE state = 'validated' AND decided_at >= now() - interval '30 days')::int
+               AS "validatedLast30Days",
+             (SELECT count(*) FROM tests WHERE remediation_status IN ('pending', 'in_progress'))::int AS "openRemediation"`,
     operationalKpis(services),
   ]);
   const { strongest, weakest } = extremes(tactics);
