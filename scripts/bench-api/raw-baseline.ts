@@ -34,8 +34,8 @@ const pool = new pg.Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
   connectionTimeoutMillis: 5_000,
-  // Violet's session settings (src/db/client.ts): no JIT, prepared statements planned for their values.
-  options: '-c jit=off -c plan_cache_mode=force_custom_plan',
+  // Violet's session settings (src/db/client.ts): no JIT, no parallel query, prepared statements planned for their values.
+  options: '-c jit=off -c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_custom_plan',
 });
 
 /** Each statement prepared once per connection and then run by name, as Violet runs its statements (src/db/client.ts). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import { statementNames } from './statement-names.ts';
 
 describe('statement names', () => {
@@ -14,6 +15,14 @@ describe('statement names', () => {
     expect(nameOf({ sql: 'SELECT 2' })).toBe(second);
   });
 });
+
+/** The session settings the service connects with (src/db/client.ts), as its statements see them. */
+const sessionSettings = async (app: ReturnType<typeof useTestApp>) =>
+  (
+    await app.services.db.rows<{ jit: string; parallel: string; plans: string }>(Prisma.sql`
+      SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS parallel,
+             current_setting('plan_cache_mode') AS plans`)
+  )[0];
 
 const prepared = (app: ReturnType<typeof useTestApp>) =>
   app.services.prisma.$transaction(async (tx) => {
@@ -35,6 +44,10 @@ describe('prepared statements on PostgreSQL', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0].name).toMatch(/^violet_\d+$/);
   });
+
+  it('opens its sessions without JIT or parallel workers, planning prepared statements for their values', async () => {
+    expect(await sessionSettings(app)).toEqual({ jit: 'off', parallel: '0', plans: 'force_custom_plan' });
+  });
 });
 
 describe('prepared statements switched off (a pooler in transaction mode)', () => {
@@ -43,5 +56,6 @@ describe('prepared statements switched off (a pooler in transaction mode)', () =
   it('sends every statement unnamed', async () => {
     const { statements } = await prepared(app);
     expect(statements).toEqual([]);
+    expect(await sessionSettings(app)).toEqual({ jit: 'off', parallel: '0', plans: 'auto' });
   });
 });
