@@ -20,6 +20,7 @@ import pg from 'pg';
 import type { Role } from '../../src/auth/roles.ts';
 import { cursorOf, ESTIMATE_ALONE_FROM, ESTIMATE_TTL_MS, EXACT_TOTAL_MAX } from '../../src/db/page-totals.ts';
 import { jsonAnswer } from '../../src/http/json-body.ts';
+import { PREPARED_SESSION_OPTIONS, SESSION_OPTIONS } from '../../src/db/session-options.ts';
 import { PREPARED_STATEMENTS_MAX, statementNames } from '../../src/db/statement-names.ts';
 import { techniqueRoles } from '../../src/modules/techniques/permissions.ts';
 import { testLifecycle, TEST_STATES } from '../../src/modules/test-runs/state-machine.ts';
@@ -34,8 +35,8 @@ const pool = new pg.Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
   connectionTimeoutMillis: 5_000,
-  // Violet's session settings (src/db/client.ts): no JIT, no parallel query, prepared statements planned for their values.
-  options: '-c jit=off -c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_custom_plan',
+  // Violet's session settings for prepared statements (src/db/session-options.ts).
+  options: `${SESSION_OPTIONS} ${PREPARED_SESSION_OPTIONS}`,
 });
 
 /** Each statement prepared once per connection and then run by name, as Violet runs its statements (src/db/client.ts). */

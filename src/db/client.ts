@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { launchEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './migrate.ts';
 import { rawReader, type RawReader } from './raw-reads.ts';
+import { PREPARED_SESSION_OPTIONS, SESSION_OPTIONS } from './session-options.ts';
 import { relationLoadStrategyOf } from './relation-loading.ts';
 import { statementNames } from './statement-names.ts';
 
@@ -36,24 +37,6 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   migrate?: boolean;
 }
-
-/**
- * Settings of every PostgreSQL session, sent with the connection (no extra round trip). JIT compilation is off:
- * the application's statements finish in milliseconds, and when the planner overestimates one (a whole-catalog
- * aggregate joined to a freshly rewritten table, say) compiling it costs 50–150 ms more than running it. Parallel
- * query is off for the same reason: starting a statement's workers cost more than they saved on the analytics over
- * 100,000 tests (the quarterly activity 70 ms in parallel, 41 alone; `bench:analytics` 5 rows over budget with them,
- * none without, docs/benchmark.md), and under concurrent requests they take the cores the other sessions need.
- * (PGlite has neither.)
- */
-const SESSION_OPTIONS = '-c jit=off -c max_parallel_workers_per_gather=0';
-
-/**
- * A prepared statement is planned for its values every time, as an unprepared one is: what it saves is parsing and
- * analysing the text. After five runs PostgreSQL would otherwise try one generic plan for all values, which made the
- * heaviest analytics (a year of trends, a date range over 100,000 tests) slower in measurement.
- */
-const PREPARED_SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
 
 /** The raw reads' texts a session prepares (src/db/raw-reads.ts): the test list's filters and selections. */
 const RAW_READS_MAX = 100;

@@ -16,7 +16,7 @@ describe('statement names', () => {
   });
 });
 
-/** The session settings the service connects with (src/db/client.ts), as its statements see them. */
+/** The session settings the service connects with (src/db/session-options.ts), as its statements see them. */
 const sessionSettings = async (app: ReturnType<typeof useTestApp>) =>
   (
     await app.services.db.rows<{ jit: string; parallel: string; plans: string }>(Prisma.sql`
