@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
@@ -172,6 +173,9 @@ export async function createApp(services: Services): Promise<App> {
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
+      // Apollo's own landing page loads its scripts and fonts from Apollo's and Google's CDNs: a browser opening
+      // /graphql is sent to the local GraphiQL instead (src/pages.ts), and no request pays for the Accept negotiation.
+      ApolloServerPluginLandingPageDisabled(),
       inputGuardPlugin,
       rateLimitPlugin,
       serviceAvailabilityPlugin,

@@ -169,7 +169,9 @@ const server = {
       'with Redis, `auto`: the API registers the recurring jobs and enqueues, `npm run worker` processes; `inline`: the API ' +
         'processes the queues too. Without Redis, `auto` and `inline` run jobs in-process. `off`: no job runner in the API',
     ),
-  GRAPHIQL: flag.default(true).describe('serve `/graphiql` (otherwise `/` redirects to the REST docs)'),
+  GRAPHIQL: flag
+    .default(true)
+    .describe('serve `/graphiql`, where a browser opening `/graphql` is sent (otherwise `/` redirects to the REST docs)'),
 };
 
 const stores = {

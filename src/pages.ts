@@ -36,6 +36,11 @@ export function staticPages(graphiql: boolean) {
   router.use('/static/swagger-ui', express.static(packageDir('swagger-ui-dist')));
   if (graphiql) {
     router.get('/graphiql', page(GRAPHIQL_PAGE));
+    // A browser opening the endpoint itself gets the explorer; a GraphQL GET (its `query` parameter) goes on to Apollo.
+    router.get('/graphql', (req, res, next) => {
+      if (req.query.query === undefined && req.accepts(['json', 'html']) === 'html') res.redirect(302, '/graphiql');
+      else next();
+    });
     router.use('/static/graphiql', express.static(packageDir('graphiql')));
     router.use('/static/react', express.static(packageDir('react')));
     router.use('/static/react-dom', express.static(packageDir('react-dom')));

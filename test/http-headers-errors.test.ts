@@ -51,6 +51,24 @@ describe('security headers', () => {
     }
   });
 
+  it('a browser opening /graphql is sent to the local GraphiQL, never to a page that loads from a CDN', async () => {
+    const browser = await fetch(`${app.url}/graphql`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+      redirect: 'manual',
+    });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/graphiql');
+    // Neither a client's GET nor a browser's GET of an operation is redirected; no answer is Apollo's landing page.
+    const operation = encodeURIComponent('{ __typename }');
+    for (const accept of ['application/json', 'text/html', '*/*']) {
+      const answer = await fetch(`${app.url}/graphql?query=${operation}`, { headers: { accept, 'apollo-require-preflight': 'true' } });
+      expect(await answer.text(), accept).not.toMatch(/cdn\.apollographql|fonts\.googleapis/);
+    }
+    const client = await fetch(`${app.url}/graphql`, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    expect(client.status).toBe(400);
+    expect(await client.text()).not.toContain('<html');
+  });
+
   it('the login answer and every authenticated answer are no-store', async () => {
     const user = await app.createUser();
     const login = await app.api('POST', '/auth/login', { form: { username: user.username, password: TEST_PASSWORD } });
