@@ -17,7 +17,8 @@
  * --profile-request (one of the request kinds below, default GET /tests/{id}; its REST form, or with --profile-graphql
  * its GraphQL form), --profile-frames (how many frames to list, 20), --profile-dir (a new or empty directory to keep the .cpuprofile files in,
  * for DevTools or a flame graph; the load starts at the microsecond printed, in the profile's clock), --compare (a copy of `dist/` made before a change, inside the project so that its dependencies
- * resolve: the three reads on both builds side by side, alternating, for --rounds rounds; CPU per request of each).
+ * resolve: the three reads on both builds side by side, alternating, for --rounds rounds; CPU per request of each;
+ * --compare-graphql: their GraphQL form instead of the REST one).
  * Environment: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/violet_bench, violet_bench_0_1 at scale 0.1 …).
  * The write (PATCH /tests/{id}, a new name for draft or rejected tests) changes those tests in the benchmark database.
  */
@@ -50,6 +51,7 @@ const { values: options } = parseArgs({
     'profile-frames': { type: 'string', default: '20' },
     'profile-dir': { type: 'string' },
     compare: { type: 'string' },
+    'compare-graphql': { type: 'boolean', default: false },
   },
 });
 const scale = Number(options.scale);
@@ -443,11 +445,13 @@ async function compare(violetEnv: NodeJS.ProcessEnv, dataDir: string, directory:
       }),
     );
     const { testIds, writableIds } = await benchmarkIds(violetEnv.DATABASE_URL!);
+    // Both builds answer the same form: the REST row, or with --compare-graphql its GraphQL document.
+    const [form, ok] = options['compare-graphql'] ? (['graphql', okGraphql] as const) : (['rest', okRest] as const);
     const reads = requestKinds(testIds, writableIds)
       .filter((kind) => kind.raw)
-      .map((kind) => ({ ...kind, raw: kind.rest }));
+      .map((kind) => ({ ...kind, rest: kind[form], raw: kind[form] }));
     for (const [kind, verdict] of await checkIdentity(before, after, reads)) console.log(`byte identity, ${kind}: ${verdict}`);
-    for (const kind of reads) for (const target of [before, after]) await runPhase(target, kind.rest, okRest, { seconds: 1, concurrency });
+    for (const kind of reads) for (const target of [before, after]) await runPhase(target, kind.rest, ok, { seconds: 1, concurrency });
 
     const ratios = new Map<string, { before: number[]; after: number[] }>();
     for (let round = 1; round <= rounds; round++) {
@@ -456,7 +460,7 @@ async function compare(violetEnv: NodeJS.ProcessEnv, dataDir: string, directory:
         const cpu = { before: 0, after: 0 };
         const order = round % 2 ? [before, after] : [after, before];
         for (const target of order) {
-          const result = await runPhase(target, kind.rest, okRest, { seconds, concurrency });
+          const result = await runPhase(target, kind.rest, ok, { seconds, concurrency });
           if (result.failures) throw new Error(`${target.name}, ${kind.name}: ${result.failures} failed, e.g. ${result.firstFailure}`);
           cpu[target === before ? 'before' : 'after'] = result.cpuMsPerRequest;
         }

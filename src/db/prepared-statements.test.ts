@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { statementNames } from './statement-names.ts';
+import { inTransaction, SYSTEM_ACTOR } from './unit-of-work.ts';
 
 describe('statement names', () => {
   it('one name per SQL text, the same each time; texts past the bound stay unnamed', () => {
@@ -47,6 +48,21 @@ describe('prepared statements on PostgreSQL', () => {
 
   it('opens its sessions without JIT or parallel workers, planning prepared statements for their values', async () => {
     expect(await sessionSettings(app)).toEqual({ jit: 'off', parallel: '0', plans: 'force_custom_plan' });
+  });
+
+  it("a bulk transaction keeps its triggers' plans from row to row, for itself only", async () => {
+    const plans = (bulk: boolean) =>
+      inTransaction(
+        app.services,
+        SYSTEM_ACTOR,
+        async (uow) => (await uow.tx.$queryRaw<{ plans: string }[]>`SELECT current_setting('plan_cache_mode') AS plans`)[0].plans,
+        { bulk },
+      );
+    expect(await plans(true)).toBe('auto');
+    expect(await plans(false)).toBe('force_custom_plan');
+    // The setting ends with its transaction: the pool's sessions (a bulk one's included) plan for their values again.
+    const after = await Promise.all(Array.from({ length: 4 }, () => sessionSettings(app)));
+    expect(after.map((settings) => settings.plans)).toEqual(Array(4).fill('force_custom_plan'));
   });
 });
 

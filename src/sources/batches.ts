@@ -6,7 +6,10 @@ export interface BatchOptions extends TransactionOptions {
   size: number;
 }
 
-/** Runs `work` over `items` in batches of at most `size`, each batch in a transaction of its own (with its audit entry). */
+/**
+ * Runs `work` over `items` in batches of at most `size`, each batch in a transaction of its own (with its audit entry),
+ * a bulk one (TransactionOptions.bulk).
+ */
 export async function inBatches<T>(
   deps: TransactionDeps,
   actor: Actor,
@@ -14,7 +17,7 @@ export async function inBatches<T>(
   { size, ...options }: BatchOptions,
   work: (uow: UnitOfWork, batch: T[]) => Promise<void>,
 ): Promise<void> {
-  for (const batch of chunks(items, size)) await inTransaction(deps, actor, (uow) => work(uow, batch), options);
+  for (const batch of chunks(items, size)) await inTransaction(deps, actor, (uow) => work(uow, batch), { ...options, bulk: true });
 }
 
 /**

@@ -89,7 +89,7 @@ export async function runCampaignOccurrence(services: Services, data: Occurrence
         uow.emit('campaign.changed', { campaignId: campaign.id, change: 'executed' });
         return { executionId: execution.id, occurrence: at, testIds };
       },
-      { timeout: 120_000 },
+      { timeout: 120_000, bulk: true },
     );
   } catch (error) {
     // Two runs of one occurrence at the same moment: the other one created it.

@@ -151,6 +151,6 @@ export async function createCampaignFromThreatActor(
       }
       return uow.tx.campaign.findUniqueOrThrow({ ...query, where: { id: campaign.id } });
     },
-    { timeout: 60_000 },
+    { timeout: 60_000, bulk: true },
   );
 }

@@ -19,7 +19,7 @@ import {
 } from './stix.ts';
 
 /** Bulk stages write thousands of rows; Prisma's 5 s default is for requests. */
-const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
+const TRANSACTION = { timeout: 120_000, maxWait: 30_000, bulk: true } as const;
 
 const MITIGATION_FIELDS = ['externalId', 'name', 'description', 'deprecated'] as const;
 const ACTOR_FIELDS = [

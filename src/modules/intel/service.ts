@@ -13,7 +13,7 @@ const pageSchema = page(INTEL_FINDING_PAGE.defaultLimit, INTEL_FINDING_PAGE.maxL
 /** Concurrent scans queue on this transaction-scoped advisory lock instead of counting the same uses twice. */
 const SCAN_LOCK = 'violet.intel_scan';
 /** A full catalog's worth of uses is a handful of set-based statements; the margin covers a busy database. */
-const SCAN_TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
+const SCAN_TRANSACTION = { timeout: 120_000, maxWait: 30_000, bulk: true } as const;
 
 export interface IntelScanOutcome {
   scan: IntelScan;

@@ -87,6 +87,10 @@ const EMPTY_EFFICACY = Prisma.sql`json_build_object('tests', 0, 'detected', 0, '
 const MTTD = durationStats(Prisma.sql`detect_seconds`, 'seconds');
 const MTTR = durationStats(Prisma.sql`repair_hours`, 'hours');
 
+/** The UTC week (Monday 00:00) a result counts in, and the one a repair counts in. */
+const RESULT_WEEK = Prisma.sql`date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC')`;
+const REPAIR_WEEK = Prisma.sql`date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC')`;
+
 const now = () => new Date().toISOString();
 
 /** MTTD, MTTR and efficacy over every standing result (cached five minutes, invalidated by test and coverage changes). */
@@ -109,13 +113,14 @@ export function operationalTrend(services: Services, input: unknown): Promise<Op
       WITH weeks AS (
         SELECT generate_series(date_trunc('week', (now() - ${PERIODS[period]}::interval) AT TIME ZONE 'UTC'),
                                date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS week
-      ), bounds AS (SELECT min(week) AT TIME ZONE 'UTC' AS since FROM weeks),
+      ),
+      -- By week and from the first week on, as the indexes of migration operational_outcomes_by_week read them.
       detections AS (
-        SELECT date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC') AS week, ${MTTD} AS mttd, ${EFFICACY} AS efficacy
-          FROM test_outcomes WHERE is_result AND blue_submitted_at >= (SELECT since FROM bounds) GROUP BY 1
+        SELECT ${RESULT_WEEK} AS week, ${MTTD} AS mttd, ${EFFICACY} AS efficacy
+          FROM test_outcomes WHERE is_result AND ${RESULT_WEEK} >= (SELECT min(week) FROM weeks) GROUP BY 1
       ), fixes AS (
-        SELECT date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC') AS week, ${MTTR} AS mttr
-          FROM test_outcomes WHERE repair_hours IS NOT NULL AND remediation_completed_at >= (SELECT since FROM bounds) GROUP BY 1
+        SELECT ${REPAIR_WEEK} AS week, ${MTTR} AS mttr
+          FROM test_outcomes WHERE repair_hours IS NOT NULL AND ${REPAIR_WEEK} >= (SELECT min(week) FROM weeks) GROUP BY 1
       )
       SELECT w.week AT TIME ZONE 'UTC' AS "weekStart",
              coalesce(d.mttd, ${emptyDurationStats('seconds')}) AS mttd,

@@ -91,6 +91,6 @@ export function generateQueue(services: Services, actor: Principal | typeof SYST
       });
       return { added, kept: entries.length - added, removed, total: entries.length };
     },
-    { timeout: 30_000 },
+    { timeout: 30_000, bulk: true },
   );
 }

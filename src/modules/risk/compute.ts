@@ -123,6 +123,6 @@ export async function computeRisk(services: Services, actor: Actor): Promise<Ris
       uow.emit('risk.computed', { profiles });
       return { profiles, removed, computedAt, levels };
     },
-    { timeout: 30_000 },
+    { timeout: 30_000, bulk: true },
   );
 }

@@ -74,7 +74,10 @@ async function recordSnapshot(uow: UnitOfWork, kind: SnapshotKind, name: string 
 export async function createSnapshot(services: Services, actor: Actor, kind: 'manual' | 'posture', input: unknown, query: Query = {}) {
   const { name } = parseInput(createSchema, input ?? {});
   const scores = await scoresParameter(services);
-  return inTransaction(services, actor, (uow) => recordSnapshot(uow, kind, name ?? null, scores, query), { timeout: SNAPSHOT_TIMEOUT_MS });
+  return inTransaction(services, actor, (uow) => recordSnapshot(uow, kind, name ?? null, scores, query), {
+    timeout: SNAPSHOT_TIMEOUT_MS,
+    bulk: true,
+  });
 }
 
 /**
@@ -97,7 +100,7 @@ export async function takeDailySnapshot(services: Services): Promise<{ created: 
       const snapshot = await recordSnapshot(uow, 'daily', `Daily snapshot ${day}`, scores, { select: { id: true } });
       return { created: true, snapshotId: snapshot.id, day };
     },
-    { timeout: SNAPSHOT_TIMEOUT_MS },
+    { timeout: SNAPSHOT_TIMEOUT_MS, bulk: true },
   );
 }
 
