@@ -106,6 +106,11 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
       data: { technique: { name: 'Command and Scripting Interpreter' }, me: { username, role: 'admin' } },
     });
 
+    // A bulk write (its transaction's own plan setting) on the embedded database: the snapshot copies the technique.
+    const snapshot = await post('/api/v1/snapshots', { name: 'embedded' }, token);
+    expect(snapshot.status).toBe(201);
+    expect(await snapshot.json()).toMatchObject({ name: 'embedded', summary: { total: 1, not_evaluated: 1 } });
+
     // Webhooks are delivered by the in-process job runner, signed as with Redis.
     const receiver = await startWebhookReceiver();
     try {
