@@ -330,5 +330,25 @@ describe('on the fixed dataset', () => {
       expect(await outcomeOf(data.tests.t12.id)).toBeNull();
       expect(await drift()).toBe(0);
     });
+
+    it("a change that leaves a test's outcome as it was does not rewrite its row", async () => {
+      const version = async (testId: string) =>
+        (await app.services.prisma.$queryRaw<{ xmin: string }[]>`SELECT xmin::text FROM test_outcomes WHERE test_id = ${testId}::uuid`)[0]
+          ?.xmin;
+      const before = await version(data.tests.t10.id);
+      expect(before).toBeDefined();
+      await app.services.prisma.test.update({ where: { id: data.tests.t10.id }, data: { name: 'Renamed, same outcome' } });
+      expect(await version(data.tests.t10.id)).toBe(before);
+      // In the same statement, one test renamed and one whose outcome changes: only the second row is rewritten.
+      const t4 = await version(data.tests.t4.id);
+      await app.services.prisma.$executeRaw`
+        UPDATE tests SET name = CASE WHEN id = ${data.tests.t10.id}::uuid THEN 'Renamed again' ELSE name END,
+               detection_result = CASE WHEN id = ${data.tests.t4.id}::uuid THEN 'not_detected'::"DetectionResult" ELSE detection_result END
+         WHERE id IN (${data.tests.t10.id}::uuid, ${data.tests.t4.id}::uuid)`;
+      expect(await version(data.tests.t10.id)).toBe(before);
+      expect(await version(data.tests.t4.id)).not.toBe(t4);
+      expect(await outcomeOf(data.tests.t4.id)).toMatchObject({ detectionResult: 'not_detected', detectSeconds: null });
+      expect(await drift()).toBe(0);
+    });
   });
 });

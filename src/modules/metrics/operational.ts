@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
-import { durationStats, emptyDurationStats, percentage } from './sql.ts';
+import { durationStats, emptyDurationStats, percentage, type PercentileOf } from './sql.ts';
 
 export interface SecondsStats {
   count: number;
@@ -87,6 +87,31 @@ const EMPTY_EFFICACY = Prisma.sql`json_build_object('tests', 0, 'detected', 0, '
 const MTTD = durationStats(Prisma.sql`detect_seconds`, 'seconds');
 const MTTR = durationStats(Prisma.sql`repair_hours`, 'hours');
 
+/** The durations with an index of their own (migration operational_outcome_percentiles). */
+type IndexedDuration = 'detect_seconds' | 'execution_seconds' | 'evaluation_seconds';
+
+/**
+ * Percentiles of `column` over the whole of `test_outcomes`, for a statement that aggregates the whole table: instead of
+ * sorting the column's 80,000 values (15–25 ms each on two cores), the two values around the percentile's rank are read
+ * from the column's index (2–6 ms) and interpolated as percentile_cont does (the same float arithmetic, so the same
+ * figures). The rank comes from the statement's own count, taken in the same snapshot as the index read.
+ */
+const indexedPercentile =
+  (column: IndexedDuration): PercentileOf =>
+  (fraction) => {
+    const name = Prisma.raw(column);
+    const count = Prisma.sql`count(test_outcomes.${name})`;
+    const rank = Prisma.sql`(${Prisma.raw(String(fraction))}::float8 * (${count} - 1))`;
+    return Prisma.sql`CASE WHEN ${count} > 0 THEN (
+      SELECT pair[1] + (${rank} - floor(${rank})) * (coalesce(pair[2], pair[1]) - pair[1])
+        FROM (SELECT array_agg(value ORDER BY value) AS pair
+                FROM (SELECT i.${name} AS value FROM test_outcomes i WHERE i.${name} IS NOT NULL
+                       ORDER BY i.${name} OFFSET floor(${rank})::bigint LIMIT 2) around) pairs) END`;
+  };
+
+/** A duration's summary over the whole of `test_outcomes`, its percentiles from its index. */
+const wholeTableStats = (column: IndexedDuration) => durationStats(Prisma.sql`${Prisma.raw(column)}`, 'seconds', indexedPercentile(column));
+
 /** The UTC week (Monday 00:00) a result counts in, and the one a repair counts in. */
 const RESULT_WEEK = Prisma.sql`date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC')`;
 const REPAIR_WEEK = Prisma.sql`date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC')`;
@@ -97,7 +122,7 @@ const now = () => new Date().toISOString();
 export function operationalKpis(services: Services): Promise<OperationalKpis> {
   return services.cache.remember('analytics', 'metrics:operational', OPERATIONAL_CACHE_MS, async () => {
     const [row] = await services.prisma.$queryRaw<Omit<OperationalKpis, 'computedAt'>[]>`
-      SELECT ${MTTD} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM test_outcomes`;
+      SELECT ${wholeTableStats('detect_seconds')} AS mttd, ${MTTR} AS mttr, ${EFFICACY} AS efficacy FROM test_outcomes`;
     return { ...row, computedAt: now() };
   });
 }
@@ -143,12 +168,12 @@ export function operationalByTeam(services: Services): Promise<TeamBreakdown> {
                'executions', ${executions},
                'successfulAttacks', ${successful},
                'attackSuccessRate', ${percentage(successful, Prisma.sql`count(attack_success) FILTER (WHERE is_execution)`)},
-               'execution', ${durationStats(Prisma.sql`execution_seconds`, 'seconds')}) AS red,
+               'execution', ${wholeTableStats('execution_seconds')}) AS red,
              json_build_object(
                'evaluations', ${results}, 'detected', ${detected}, 'partiallyDetected', ${partially}, 'notDetected', ${notDetected},
                'detectionRate', ${detectionRate},
-               'evaluation', ${durationStats(Prisma.sql`evaluation_seconds`, 'seconds')},
-               'mttd', ${MTTD}) AS blue
+               'evaluation', ${wholeTableStats('evaluation_seconds')},
+               'mttd', ${wholeTableStats('detect_seconds')}) AS blue
         FROM test_outcomes`;
     return { ...row, computedAt: now() };
   });

@@ -17,20 +17,28 @@ const keys = (unit: DurationUnit) => {
 };
 const DECIMALS: Record<DurationUnit, number> = { seconds: 1, hours: 2 };
 
+/** The value at `fraction` (0.5 or 0.9) of a duration's values, as an SQL expression of the aggregating statement. */
+export type PercentileOf = (fraction: 0.5 | 0.9) => Prisma.Sql;
+
+/** PostgreSQL's percentile_cont over the group's values of `value`: one sort serves both fractions. */
+const sortedPercentile = (value: Prisma.Sql): PercentileOf => {
+  const both = Prisma.sql`percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY ${value})`;
+  return (fraction) => Prisma.sql`(${both})[${Prisma.raw(fraction === 0.5 ? '1' : '2')}]`;
+};
+
 /**
  * Aggregate of a duration column `value` (already in `unit`; rows where it is null are ignored): its count,
- * mean, median and 90th percentile (continuous, as Postgres' percentile_cont), rounded; null means when empty.
+ * mean, median and 90th percentile (continuous, as Postgres' percentile_cont, or as `percentileOf` finds them), rounded;
+ * null means when empty.
  */
-export function durationStats(value: Prisma.Sql, unit: DurationUnit): Prisma.Sql {
+export function durationStats(value: Prisma.Sql, unit: DurationUnit, percentileOf = sortedPercentile(value)): Prisma.Sql {
   const key = keys(unit);
-  // One sort serves both percentiles.
-  const percentiles = Prisma.sql`percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY ${value})`;
   const rounded = (expression: Prisma.Sql) => Prisma.sql`round((${expression})::numeric, ${Prisma.raw(String(DECIMALS[unit]))})::float8`;
   return Prisma.sql`json_build_object(
     'count', count(${value}),
     ${key.mean}, ${rounded(Prisma.sql`avg(${value})`)},
-    ${key.median}, ${rounded(Prisma.sql`(${percentiles})[1]`)},
-    ${key.p90}, ${rounded(Prisma.sql`(${percentiles})[2]`)})`;
+    ${key.median}, ${rounded(percentileOf(0.5))},
+    ${key.p90}, ${rounded(percentileOf(0.9))})`;
 }
 
 /** The duration summary of no rows at all. */
