@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../../validation.ts';
 import {
   OPERATIONAL_CACHE_MS,
   operationalTrend,
-  PERIODS,
+  periodSchema,
+  periodWeeks,
+  utcWeek,
   type Efficacy,
   type HoursStats,
   type Period,
@@ -37,9 +38,6 @@ export interface Analytics {
   computedAt: string;
 }
 
-const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
-const periodSchema = z.object({ period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d') });
-
 interface WeekRow {
   weekStart: Date;
   coveragePercentage: number | null;
@@ -62,11 +60,10 @@ export function analytics(services: Services, input: unknown): Promise<Analytics
       services.prisma.$queryRaw<WeekRow[]>`
         WITH weeks AS (
           SELECT week, (week + interval '1 week') AT TIME ZONE 'UTC' AS week_end
-            FROM generate_series(date_trunc('week', (now() - ${PERIODS[period]}::interval) AT TIME ZONE 'UTC'),
-                                 date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS week
+            FROM ${periodWeeks(period)} AS week
         ), since AS (SELECT min(week) AT TIME ZONE 'UTC' AS at FROM weeks),
         fired AS (
-          SELECT date_trunc('week', fired_at AT TIME ZONE 'UTC') AS week, count(*)::int AS n
+          SELECT ${utcWeek('fired_at')} AS week, count(*)::int AS n
             FROM alert_instances WHERE fired_at >= (SELECT at FROM since) GROUP BY 1
         )
         SELECT w.week AT TIME ZONE 'UTC' AS "weekStart",

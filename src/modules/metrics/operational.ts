@@ -69,7 +69,10 @@ export const OPERATIONAL_CACHE_MS = 5 * 60_000;
 export const PERIODS = { '30d': '30 days', '90d': '90 days', '1y': '1 year' } as const;
 export type Period = keyof typeof PERIODS;
 const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
-const periodSchema = z.object({ period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d') });
+/** The `period` input of the weekly series (the operational trend, the analytics): 30d by default. */
+export const periodSchema = z.object({
+  period: z.enum(PERIOD_NAMES, { error: `must be one of ${PERIOD_NAMES.join(', ')}` }).prefault('30d'),
+});
 
 // Every figure aggregates `test_outcomes`: one row per test that has left the red team's hands, with what it
 // contributes, kept by the database from `tests` (the migration `operational_outcomes` defines the standing
@@ -110,11 +113,20 @@ const indexedPercentile =
   };
 
 /** A duration's summary over the whole of `test_outcomes`, its percentiles from its index. */
-const wholeTableStats = (column: IndexedDuration) => durationStats(Prisma.sql`${Prisma.raw(column)}`, 'seconds', indexedPercentile(column));
+const wholeTableStats = (column: IndexedDuration) => durationStats(Prisma.raw(column), 'seconds', indexedPercentile(column));
 
-/** The UTC week (Monday 00:00) a result counts in, and the one a repair counts in. */
-const RESULT_WEEK = Prisma.sql`date_trunc('week', blue_submitted_at AT TIME ZONE 'UTC')`;
-const REPAIR_WEEK = Prisma.sql`date_trunc('week', remediation_completed_at AT TIME ZONE 'UTC')`;
+/** The UTC week (its Monday 00:00, a timestamp without zone) of the moment in `column`. */
+export const utcWeek = (column: 'blue_submitted_at' | 'remediation_completed_at' | 'fired_at') =>
+  Prisma.sql`date_trunc('week', ${Prisma.raw(column)} AT TIME ZONE 'UTC')`;
+
+/** The week a result counts in, and the one a repair counts in. */
+const RESULT_WEEK = utcWeek('blue_submitted_at');
+const REPAIR_WEEK = utcWeek('remediation_completed_at');
+
+/** Every UTC week (`week`, its Monday as `utcWeek` gives it) that overlaps `period`, up to the current one. */
+export const periodWeeks = (period: Period) =>
+  Prisma.sql`generate_series(date_trunc('week', (now() - ${PERIODS[period]}::interval) AT TIME ZONE 'UTC'),
+                             date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week')`;
 
 const now = () => new Date().toISOString();
 
@@ -136,8 +148,7 @@ export function operationalTrend(services: Services, input: unknown): Promise<Op
   return services.cache.remember('analytics', `metrics:operational-trend:${period}`, OPERATIONAL_CACHE_MS, async () => {
     const weeks = await services.prisma.$queryRaw<OperationalWeek[]>`
       WITH weeks AS (
-        SELECT generate_series(date_trunc('week', (now() - ${PERIODS[period]}::interval) AT TIME ZONE 'UTC'),
-                               date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS week
+        SELECT ${periodWeeks(period)} AS week
       ),
       -- By week and from the first week on, as the indexes of migration operational_outcomes_by_week read them.
       detections AS (
