@@ -7,7 +7,7 @@ CREATE INDEX "test_outcomes_evaluation_seconds_idx" ON "test_outcomes" (evaluati
 
 -- With these indexes (and those by week), rewriting a test's outcome costs an entry in each: a test's outcome is now
 -- rewritten only when it changes, so that renaming a test, editing its notes or starting its timer writes nothing
--- here (nor makes the rows' pages unreadable by the index-only scans until the next vacuum).
+-- here (nor clears its page's all-visible mark, without which the index-only scans read the table until a vacuum).
 CREATE OR REPLACE FUNCTION "refresh_test_outcomes"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM "test_outcomes" o
