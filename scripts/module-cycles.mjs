@@ -1,13 +1,21 @@
-// Folds the file import graph (madge, same options as `madge --circular`) to module folders, src/modules/<name>,
-// and fails on any cycle between modules: a file-level check misses a module A that imports B through one
-// file while B imports A through another.
+// `npm run cycles`: one madge pass (the options of .madgerc) over the service's folders fails on any import cycle
+// between files, then folds the same graph to module folders, src/modules/<name>, and fails on any cycle between
+// modules: a file-level check misses a module A that imports B through one file while B imports A through another.
 import { readFileSync } from 'node:fs';
 import madge from 'madge';
 
+const FOLDERS = ['src', 'rest-adapter', 'workers', 'scripts'];
 const MODULE = /^src\/modules\/([^/]+)\//;
 
 const config = JSON.parse(readFileSync('.madgerc', 'utf8'));
-const graph = (await madge(['src'], { ...config, baseDir: process.cwd() })).obj();
+const project = await madge(FOLDERS, { ...config, baseDir: process.cwd() });
+
+const fileCycles = project.circular();
+for (const cycle of fileCycles) console.error(`Cycle between files: ${[...cycle, cycle[0]].join(' → ')}`);
+if (fileCycles.length) process.exit(1);
+const graph = project.obj();
+console.log(`No cycle between the ${Object.keys(graph).length} files.`);
+
 const edges = new Map(); // module → Map(imported module → an example "file → file")
 for (const [file, imports] of Object.entries(graph)) {
   const from = MODULE.exec(file)?.[1];
