@@ -61,14 +61,42 @@ describe('text runs', () => {
     expect(runs.width('Helvetica', 10, 'AVAWAY')).toBeLessThan(unkerned - 1);
   });
 
+  it('draws the band of a row and colours its text in a graphics state of its own, which ends with the row', async () => {
+    const doc = new PDFDocument({ size: 'A4', margin: 50, compress: false });
+    const runs = new TextRuns(doc);
+    doc.fillColor('#ff0000');
+    runs.write('Helvetica', 10, [{ text: 'Row', x: 60, y: 100 }], {
+      color: '#1f2937',
+      band: { x: 50, y: 95.5, width: 400, height: 20, color: '#fafafa' },
+    });
+    runs.write('Helvetica', 10, [], { color: '#1f2937' });
+    doc.rect(0, 0, 10, 10).fill();
+    const content = Buffer.from(await bytesOf(doc)).toString('latin1');
+    const row = content.indexOf('q\n0.98 0.98 0.98 rg 50 95.5 400 20 re f\n');
+    expect(row).toBeGreaterThan(0);
+    // The text is drawn after its band, in the row's colour (#1f2937 as fractions of 255), inside the same q … Q.
+    expect(content.slice(row)).toMatch(
+      /^q\n0\.98 0\.98 0\.98 rg [^\n]+ re f\n1 0 0 -1 0 [\d.]+ cm BT \/F\d+ 10 Tf 0\.122 0\.161 0\.216 rg\n1 0 0 1 /,
+    );
+    expect(content.indexOf('ET\nQ\n', row)).toBeGreaterThan(content.indexOf('Tm', row));
+    // An empty write draws nothing, and what pdfkit draws next is in the colour it set before the row (red).
+    expect(content.slice(content.indexOf('ET\nQ\n', row))).toMatch(/^ET\nQ\n0 0 10 10 re\nf\n/);
+    expect(content.slice(0, row)).toMatch(/1 0 0 scn\n$/);
+  });
+
   it('writes text that a reader places and measures as pdfkit would', async () => {
     const doc = freshDoc();
     const runs = new TextRuns(doc);
-    runs.write('Helvetica', 10, [
-      { text: 'AVAWAY Tokens', x: 60, y: 100 },
-      { text: 'Défense évasion', x: 300, y: 100 },
-    ]);
-    runs.write('Helvetica-Bold', 12, [{ text: 'Type', x: 60, y: 200 }]);
+    runs.write(
+      'Helvetica',
+      10,
+      [
+        { text: 'AVAWAY Tokens', x: 60, y: 100 },
+        { text: 'Défense évasion', x: 300, y: 100 },
+      ],
+      { color: '#1f2937', band: { x: 50, y: 95, width: 400, height: 20, color: '#fafafa' } },
+    );
+    runs.write('Helvetica-Bold', 12, [{ text: 'Type', x: 60, y: 200 }], { color: '#6d28d9' });
     doc.font('Helvetica').fontSize(10).text('AVAWAY Tokens', 60, 300, { lineBreak: false });
     const height = doc.page.height;
     const [page] = await itemsOf(await bytesOf(doc));

@@ -678,6 +678,17 @@ describe('generated documents', () => {
       },
     ]);
     expect(body.tests.map((test: any) => test.name)).toEqual(['Test tA', 'Test tB', 'Test tC', 'Test tG', 'Test tD']);
+    expect(body.tests[0]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Test tA',
+      ttp_id: 'T1001',
+      state: 'validated',
+      detection_result: 'detected',
+      red_validation_status: expect.any(String),
+      blue_validation_status: expect.any(String),
+      execution_date: expect.toBeOneOf([null, expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)]),
+      decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
 
     await pdfReport(`/reports/generate/purple-campaign/${ids.C1}`, [
       'Purple campaign: Operation Violet',

@@ -71,21 +71,13 @@ export async function campaignDocument(services: Services, id: string): Promise<
       FROM tests s JOIN techniques t ON t.id = s.technique_id
       WHERE s.campaign_id = ${id}::uuid
       GROUP BY t.id ORDER BY t.ttp_id`,
-    db.test.findMany({
-      where: { campaignId: id },
-      orderBy: [{ technique: { ttpId: 'asc' } }, { createdAt: 'asc' }, { id: 'asc' }],
-      select: {
-        id: true,
-        name: true,
-        state: true,
-        detectionResult: true,
-        redValidationStatus: true,
-        blueValidationStatus: true,
-        executionDate: true,
-        decidedAt: true,
-        technique: { select: { ttpId: true } },
-      },
-    }),
+    // Flat rows, read as the document lists them: the technique's id beside each test, no nested object per row.
+    db.$queryRaw<(Omit<CampaignTestRow, 'execution_date' | 'decided_at'> & { execution_date: Date | null; decided_at: Date | null })[]>`
+      SELECT s.id::text, s.name, t.ttp_id, s.state::text, s.detection_result::text, s.red_validation_status::text,
+        s.blue_validation_status::text, s.execution_date, s.decided_at
+      FROM tests s JOIN techniques t ON t.id = s.technique_id
+      WHERE s.campaign_id = ${id}::uuid
+      ORDER BY t.ttp_id, s.created_at, s.id`,
   ]);
   return {
     kind: 'purple_campaign',
@@ -108,16 +100,6 @@ export async function campaignDocument(services: Services, id: string): Promise<
     },
     figures,
     techniques,
-    tests: tests.map((test) => ({
-      id: test.id,
-      name: test.name,
-      ttp_id: test.technique.ttpId,
-      state: test.state,
-      detection_result: test.detectionResult,
-      red_validation_status: test.redValidationStatus,
-      blue_validation_status: test.blueValidationStatus,
-      execution_date: iso(test.executionDate),
-      decided_at: iso(test.decidedAt),
-    })),
+    tests: tests.map((test) => ({ ...test, execution_date: iso(test.execution_date), decided_at: iso(test.decided_at) })),
   };
 }

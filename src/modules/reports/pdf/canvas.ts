@@ -103,8 +103,8 @@ export class PdfReport {
     const shown = this.clip(text, width, font, size);
     const offset = align === 'right' ? width - this.runs.width(font, size, shown) : 0;
     // Spacing after the line (moveDown) follows the document's current font and size.
-    this.doc.font(font).fontSize(size).fillColor(color);
-    this.runs.write(font, size, [{ text: shown, x: x + offset, y }]);
+    this.doc.font(font).fontSize(size);
+    this.runs.write(font, size, [{ text: shown, x: x + offset, y }], { color });
   }
 
   private write(
@@ -236,8 +236,6 @@ export class PdfReport {
     };
     const drawRow = (row: PreparedRow, fill: string | null) => {
       const y = this.doc.y;
-      if (fill) this.doc.rect(this.left, y, this.width, row.height).fill(fill);
-      this.doc.fillColor(COLORS.text);
       const placed: PlacedText[] = [];
       let x = this.left;
       row.cells.forEach((lines, index) => {
@@ -248,7 +246,8 @@ export class PdfReport {
         });
         x += widths[index];
       });
-      this.runs.write(row.font, size, placed);
+      const band = fill ? { x: this.left, y, width: this.width, height: row.height, color: fill } : undefined;
+      this.runs.write(row.font, size, placed, { color: COLORS.text, band });
       this.doc.y = y + row.height;
     };
     const header = prepare(

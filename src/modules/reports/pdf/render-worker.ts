@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import type { ReportDocument } from '../documents/index.ts';
 import { renderPdf } from './layouts.ts';
@@ -8,6 +9,15 @@ import type { RenderRequest, ToRenderer } from './renderer.ts';
  * The bytes go back in a buffer of their own, transferred rather than copied.
  */
 const port = parentPort!;
+
+/**
+ * pdfkit deflates every page's content stream with zlib's default level (6), which was a sixth of a rendering. The
+ * fastest level takes half the time for a file about 13 % larger (a campaign report of 708 tests: 10.1 → 5.4 ms of
+ * zlib, 104 → 118 KB). pdfkit has no option for it; this thread renders PDFs only, so its zlib compresses so.
+ */
+const deflateSync = zlib.deflateSync;
+zlib.deflateSync = ((buffer: zlib.InputType, options?: zlib.ZlibOptions) =>
+  deflateSync(buffer, { level: zlib.constants.Z_BEST_SPEED, ...options })) as typeof zlib.deflateSync;
 
 function render(report: ReportDocument): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {

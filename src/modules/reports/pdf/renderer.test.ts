@@ -78,6 +78,14 @@ describe('PDF rendering in worker threads', () => {
     expect(pdfs.workers).toBe(1);
   });
 
+  it('deflates the page contents at the fastest level, which the zlib header of every stream names', async () => {
+    const pdf = (await renderer().render(coverageSummary(200), 'streams')).toString('latin1');
+    const headers = [...pdf.matchAll(/(?<!end)stream\n([\s\S]{2})/g)].map(([, header]) => Buffer.from(header, 'latin1').toString('hex'));
+    expect(headers.length).toBeGreaterThan(5);
+    // 78 01: deflate, 32 KiB window, FLEVEL 0 (fastest); the default level writes 78 9c.
+    expect(new Set(headers)).toEqual(new Set(['7801']));
+  });
+
   it('refuses with 503 REPORT_RENDERING_BUSY once the workers are busy and the queue is full', async () => {
     const pdfs = renderer({ workers: 1, queue: 1 });
     const first = pdfs.render(coverageSummary(200), 'first');

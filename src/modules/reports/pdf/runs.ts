@@ -56,8 +56,32 @@ export interface PlacedText {
   y: number;
 }
 
+/** A rectangle filled with a colour, in pdfkit's page coordinates (from the top). */
+export interface Band {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** #rrggbb */
+  color: string;
+}
+
 /** A PDF number: at most three decimals, no exponent. */
 const pdfNumber = (value: number) => String(Math.round(value * 1000) / 1000);
+
+const rgbOperands = new Map<string, string>();
+
+/** The operands of `rg` for a #rrggbb colour: each channel a fraction of 255, to three decimals. */
+function rgb(color: string): string {
+  let operands = rgbOperands.get(color);
+  if (operands === undefined) {
+    if (!/^#[0-9a-f]{6}$/i.test(color)) throw new Error(`not a #rrggbb colour: ${color}`);
+    const value = parseInt(color.slice(1), 16);
+    operands = [value >> 16, (value >> 8) & 0xff, value & 0xff].map((channel) => pdfNumber(channel / 255)).join(' ');
+    rgbOperands.set(color, operands);
+  }
+  return operands;
+}
 
 /** The TJ operand for a string, built as pdfkit's `text()` builds it: a hex string per kerned segment. */
 function operandOf(codes: string[], positions: GlyphPosition[]): string {
@@ -183,22 +207,31 @@ export class TextRuns {
   }
 
   /**
-   * Writes texts in one font, size and the current fill colour, each on one line from its top-left corner, as
-   * `text(…, { lineBreak: false })` would place them.
+   * Writes texts in one font, size and colour, each on one line from its top-left corner, as
+   * `text(…, { lineBreak: false })` would place them, over an optional filled band: one content write, in a graphics
+   * state of its own (pdfkit's current colour and font stay as they were).
    */
-  write(font: string, size: number, texts: PlacedText[]) {
+  write(font: string, size: number, texts: PlacedText[], paint: { color: string; band?: Band }) {
     const shown = texts.filter((item) => item.text);
-    if (!shown.length) return;
-    const { font: face } = this.face(font);
+    const { band } = paint;
+    if (!shown.length && !band) return;
     const { page } = this.doc as unknown as PdfkitInternals;
-    page.fonts[face.id] ??= face.ref();
-    const ascent = (face.ascender / 1000) * size;
-    // pdfkit draws pages top-down (its first operator flips the y axis); text is set in the PDF's own bottom-up space.
-    const ops = [`q 1 0 0 -1 0 ${pdfNumber(page.height)} cm BT /${face.id} ${pdfNumber(size)} Tf`];
-    for (const item of shown) {
-      ops.push(`1 0 0 1 ${pdfNumber(item.x)} ${pdfNumber(page.height - item.y - ascent)} Tm ${this.operand(font, item.text)} TJ`);
+    const ops = ['q'];
+    // pdfkit draws pages top-down (its first operator flips the y axis): the band is drawn in that space.
+    if (band)
+      ops.push(`${rgb(band.color)} rg ${pdfNumber(band.x)} ${pdfNumber(band.y)} ${pdfNumber(band.width)} ${pdfNumber(band.height)} re f`);
+    if (shown.length) {
+      const { font: face } = this.face(font);
+      page.fonts[face.id] ??= face.ref();
+      const ascent = (face.ascender / 1000) * size;
+      // Text is set in the PDF's own bottom-up space.
+      ops.push(`1 0 0 -1 0 ${pdfNumber(page.height)} cm BT /${face.id} ${pdfNumber(size)} Tf ${rgb(paint.color)} rg`);
+      for (const item of shown) {
+        ops.push(`1 0 0 1 ${pdfNumber(item.x)} ${pdfNumber(page.height - item.y - ascent)} Tm ${this.operand(font, item.text)} TJ`);
+      }
+      ops.push('ET');
     }
-    ops.push('ET Q\n');
+    ops.push('Q\n');
     // The operators are ASCII: handed over as bytes, pdfkit does not convert them character by character.
     this.doc.addContent(Buffer.from(ops.join('\n'), 'latin1'));
   }
