@@ -3,8 +3,12 @@ import { type Line, type PlacedText, TextRuns } from './runs.ts';
 
 /** Characters the standard PDF fonts can show (WinAnsi); anything else is drawn as "?". */
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+const NOT_PRINTABLE = /[^\n\x20-\x7e\xa0-\xff]/;
 export const printable = (text: string) =>
-  text.replace(/[\t\r\v\f]/g, ' ').replace(/[^\n\x20-\x7e\xa0-\xff]/g, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : '?'));
+  // Most texts need no change: one test instead of two replacements for every cell of a table.
+  NOT_PRINTABLE.test(text)
+    ? text.replace(/[\t\r\v\f]/g, ' ').replace(/[^\n\x20-\x7e\xa0-\xff]/g, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : '?'))
+    : text;
 
 export const COLORS = {
   text: '#1f2937',
@@ -18,6 +22,8 @@ export const COLORS = {
 const FONT = 'Helvetica';
 const BOLD = 'Helvetica-Bold';
 const MARGIN = 50;
+/** Font size of the data notice in every page's footer. */
+const NOTICE_SIZE = 6.5;
 /** Room kept at the bottom of every page for the footer. */
 const FOOTER_SPACE = 48;
 
@@ -276,10 +282,12 @@ export class PdfReport {
   /** Writes the footer (report title, page numbers, data notice) on every page and ends the document. */
   end(): PDFKit.PDFDocument {
     const { start, count } = this.doc.bufferedPageRange();
+    // The notice wrapped once for every page, as text() would wrap it.
+    const notice = this.runs.wrap(FONT, NOTICE_SIZE, printable(this.meta.notice), this.width);
+    const noticeLineHeight = this.runs.lineHeight(FONT, NOTICE_SIZE);
     for (let index = start; index < start + count; index++) {
       this.doc.switchToPage(index);
-      const bottomMargin = this.doc.page.margins.bottom;
-      this.doc.page.margins.bottom = 0;
+      // Below the bottom margin: written as runs, which pdfkit's page flow does not move to a new page.
       const y = this.doc.page.height - MARGIN - FOOTER_SPACE + 14;
       this.ruleAt(y);
       this.line(this.meta.title, { size: 7.5, color: COLORS.muted, x: this.left, y: y + 5, width: this.width - 90 });
@@ -291,8 +299,12 @@ export class PdfReport {
         width: 80,
         align: 'right',
       });
-      this.write(this.meta.notice, { size: 6.5, color: COLORS.muted, x: this.left, y: y + 17, width: this.width });
-      this.doc.page.margins.bottom = bottomMargin;
+      this.runs.write(
+        FONT,
+        NOTICE_SIZE,
+        notice.map((line, number) => ({ text: line.text, x: this.left, y: y + 17 + number * noticeLineHeight })),
+        { color: COLORS.muted },
+      );
     }
     this.doc.end();
     return this.doc;
