@@ -93,6 +93,7 @@ describe('text runs', () => {
       [
         { text: 'AVAWAY Tokens', x: 60, y: 100 },
         { text: 'Défense évasion', x: 300, y: 100 },
+        { text: 'Path (C:\\Temp\\) 100%', x: 60, y: 150 },
       ],
       { color: '#1f2937', band: { x: 50, y: 95, width: 400, height: 20, color: '#fafafa' } },
     );
@@ -110,6 +111,9 @@ describe('text runs', () => {
     // The same baseline below the top of the line as pdfkit's own text.
     expect(height - written.y - 100).toBeCloseTo(height - byPdfkit.y - 300, 3);
     expect(item('Défense évasion', 100).x).toBeCloseTo(300, 2);
+    expect(item('Défense évasion', 100).width).toBeCloseTo(runs.width('Helvetica', 10, 'Défense évasion'), 2);
+    // Delimiters and backslashes of a literal string, escaped.
+    expect(item('Path (C:\\Temp\\) 100%', 150).width).toBeCloseTo(runs.width('Helvetica', 10, 'Path (C:\\Temp\\) 100%'), 2);
     const bold = item('Type', 200);
     expect(bold.font).not.toBe(written.font);
     expect(bold.width).toBeCloseTo(runs.width('Helvetica-Bold', 12, 'Type'), 2);

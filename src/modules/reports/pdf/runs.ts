@@ -83,14 +83,28 @@ function rgb(color: string): string {
   return operands;
 }
 
-/** The TJ operand for a string, built as pdfkit's `text()` builds it: a hex string per kerned segment. */
+/**
+ * A glyph code (two hex digits, from pdfkit's `encode()`) as it goes into a PDF literal string: printable ASCII as
+ * itself, the delimiters and the backslash escaped, any other byte as an octal escape.
+ */
+function literalByte(code: string): string {
+  const byte = parseInt(code, 16);
+  if (byte === 0x28 || byte === 0x29 || byte === 0x5c) return `\\${String.fromCharCode(byte)}`;
+  if (byte >= 0x20 && byte <= 0x7e) return String.fromCharCode(byte);
+  return `\\${byte.toString(8).padStart(3, '0')}`;
+}
+
+/**
+ * The TJ operand for a string: the glyph codes pdfkit's `text()` writes, split where it splits them (where a kerning
+ * pair moves the next glyph), as literal strings rather than its hex strings: half the bytes to build and deflate.
+ */
 function operandOf(codes: string[], positions: GlyphPosition[]): string {
   const segments: string[] = [];
   let start = 0;
   positions.forEach((position, index) => {
     const end = index + 1;
     if (position.xAdvance !== position.advanceWidth || end === positions.length) {
-      segments.push(`<${codes.slice(start, end).join('')}> ${pdfNumber(position.advanceWidth - position.xAdvance)}`);
+      segments.push(`(${codes.slice(start, end).map(literalByte).join('')}) ${pdfNumber(position.advanceWidth - position.xAdvance)}`);
       start = end;
     }
   });
