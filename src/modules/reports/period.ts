@@ -64,12 +64,24 @@ export function calendarQuarter(year: number | null | undefined, quarter: number
   return { year: y, quarter: q, from, to: new Date(Date.UTC(y, q * 3, 1)), label: `Q${q} ${y}` };
 }
 
-/** The months (YYYY-MM, UTC) a period touches. */
-export function monthsOf(period: Period): string[] {
-  const months: string[] = [];
-  for (let start = new Date(Date.UTC(period.from.getUTCFullYear(), period.from.getUTCMonth(), 1)); start < period.to; ) {
-    months.push(start.toISOString().slice(0, 7));
-    start = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+/** A month (YYYY-MM, UTC) a period touches, and the part of the period that falls in it. */
+export interface MonthRange extends Period {
+  month: string;
+}
+
+/** The months a period touches, in order, each cut to the period. */
+export function monthsOf(period: Period): MonthRange[] {
+  const months: MonthRange[] = [];
+  if (period.from >= period.to) return months;
+  let start = new Date(Date.UTC(period.from.getUTCFullYear(), period.from.getUTCMonth(), 1));
+  while (start < period.to) {
+    const next = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    months.push({
+      month: start.toISOString().slice(0, 7),
+      from: start < period.from ? period.from : start,
+      to: next > period.to ? period.to : next,
+    });
+    start = next;
   }
   return months;
 }

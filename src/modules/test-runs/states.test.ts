@@ -13,6 +13,7 @@ describe('the test state table', () => {
 
   it('derives the spec rules: timer, retests, edits, evidence, evaluations, team work', () => {
     expect(TIMED_STATES).toEqual(['red_executing', 'blue_evaluating']);
+    // The decided states; technique_test_stats counts exactly these two (the reports' open tests are the rest).
     expect(RETEST_FROM).toEqual(['rejected', 'validated']);
     expect(EDIT_RULES.general.states).toEqual(['draft', 'rejected']);
     expect(EDIT_RULES.red.states).toEqual(['draft', 'red_executing']);

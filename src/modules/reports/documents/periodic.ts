@@ -1,6 +1,6 @@
 import type { Services } from '../../../services.ts';
 import { coverageByTactic, coverageSummary } from '../../metrics/coverage.ts';
-import { calendarQuarter, EXECUTIVE_WINDOW_DAYS, monthsOf, trailingDays, type Period } from '../period.ts';
+import { calendarQuarter, EXECUTIVE_WINDOW_DAYS, trailingDays, type Period } from '../period.ts';
 import {
   campaignCounts,
   coverageFigures,
@@ -109,7 +109,7 @@ export async function quarterlyDocument(services: Services, year?: number | null
   const running = period.to > now;
   const [{ campaigns, ...figures }, byMonth, start, end, completed] = await Promise.all([
     periodFigures(services, period),
-    monthlyTestFigures(services, period, monthsOf(period)),
+    monthlyTestFigures(services, period),
     snapshotCoverage(services, period.from),
     running ? Promise.resolve(null) : snapshotCoverage(services, period.to),
     campaignsCompleted(services, period),
