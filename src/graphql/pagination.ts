@@ -63,6 +63,15 @@ export function sliceOfPage<T>(
 /** The `offset` and `limit` arguments of a paged list field (`args: { ...pageArgs(t.arg) }`); `pagingOf` reads them. */
 export const pageArgs = (arg: ArgBuilder<SchemaTypes>) => ({ offset: arg.int({ required: false }), limit: arg.int({ required: false }) });
 
+/**
+ * The `offset` (default 0) and `limit` (default and maximum of `page`) arguments of a list field whose resolver pages
+ * what it loaded (`sliceOfPage`); its cost is `pagedCost(page)`.
+ */
+export const slicedPageArgs = (arg: ArgBuilder<SchemaTypes>, page: PageLimits) => ({
+  offset: arg.int({ required: false, defaultValue: 0 }),
+  limit: arg.int({ required: false, defaultValue: page.defaultLimit, description: `At most ${page.maxLimit}.` }),
+});
+
 /** A field's optional `offset` and `limit` arguments as a service's paging input (null means "the default"). */
 export const pagingOf = (args: { offset?: number | null; limit?: number | null }) => ({
   offset: args.offset ?? undefined,

@@ -62,6 +62,13 @@ beforeAll(async () => {
     data: { d3fendId: 'D3-PSA', name: 'Process Spawn Analysis', tactic: 'Detect' },
   });
   await prisma.countermeasureMapping.create({ data: { defensiveTechniqueId: countermeasure.id, attackId: tech.ttpId } });
+  const framework = await prisma.complianceFramework.create({ data: { key: 'nist_800_53', name: 'NIST 800-53', version: 'rev5' } });
+  const control = await prisma.complianceControl.create({
+    data: { frameworkId: framework.id, controlId: 'SI-04', name: 'System Monitoring', family: 'System and Information Integrity' },
+  });
+  for (const mappingType of ['mitigates', 'detects']) {
+    await prisma.complianceMapping.create({ data: { controlId: control.id, attackId: tech.ttpId, mappingType } });
+  }
   await prisma.revalidationEntry.create({
     data: { techniqueId: tech.id, reason: 'infrastructure_change', detail: 'EDR agent 7.2 upgrade on windows', since: new Date() },
   });
@@ -275,6 +282,13 @@ describe('the technique page', () => {
     expect(await page.getByTestId('detection-confidence').textContent()).toMatch(/^\d+ \/ 100$/);
     await confidence.getByRole('cell', { name: /^fresh/ }).waitFor();
     await section(page, 'Countermeasures').getByRole('cell', { name: 'Process Spawn Analysis' }).waitFor();
+    const controls = section(page, 'Compliance controls');
+    await controls.getByRole('cell', { name: 'System Monitoring' }).waitFor();
+    // One row per control, its mapping types together.
+    expect(await controls.getByRole('row').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Framework\s+Control\s+Name\s+Mapping$/),
+      expect.stringMatching(/^NIST 800-53\s+SI-04\s+System Monitoring\s+detects, mitigates$/),
+    ]);
     await section(page, 'Playbooks').getByRole('link', { name: 'Hunt encoded commands' }).waitFor();
     await section(page, 'Lessons learned').getByRole('link', { name: 'Alerts arrived late' }).waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}technique-page.png`, fullPage: true });

@@ -1,6 +1,6 @@
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, slicedPageArgs } from '../../graphql/pagination.ts';
 import { page, parseInput } from '../../validation.ts';
 import { AttackPathExecutionStatus, AttackStepExpectation, AttackStepOutcome } from '../../generated/prisma/enums.ts';
 import '../techniques/types.ts';
@@ -68,14 +68,7 @@ export const AttackPathType = builder.prismaObject('AttackPath', {
     executionCount: t.relationCount('executions', { description: 'Number of executions of the path.' }),
     executions: t.relation('executions', {
       description: 'Executions of the path, newest first, a page at a time: executionCount gives the total.',
-      args: {
-        offset: t.arg.int({ required: false, defaultValue: 0 }),
-        limit: t.arg.int({
-          required: false,
-          defaultValue: PATH_EXECUTIONS.defaultLimit,
-          description: `At most ${PATH_EXECUTIONS.maxLimit}.`,
-        }),
-      },
+      args: slicedPageArgs(t.arg, PATH_EXECUTIONS),
       query: (args) => {
         const { offset, limit } = parseInput(executionPage, {
           offset: args.offset ?? 0,

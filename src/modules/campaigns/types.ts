@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { stateCountsType } from '../test-runs/state-counts.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { CAMPAIGN_HISTORY_MAX } from './service.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, slicedPageArgs } from '../../graphql/pagination.ts';
 import type { CampaignEvent, CampaignExecution } from '../../generated/prisma/client.ts';
 import { CampaignStatus } from '../../generated/prisma/enums.ts';
 import '../test-runs/types.ts';
@@ -75,14 +75,7 @@ export const CampaignType = builder.prismaObject('Campaign', {
     tests: t.relation('tests', {
       description:
         'The tests of the campaign (retests of recurring occurrences included), oldest first, a page at a time: testCount gives the total.',
-      args: {
-        offset: t.arg.int({ required: false, defaultValue: 0 }),
-        limit: t.arg.int({
-          required: false,
-          defaultValue: CAMPAIGN_TEST_PAGE.defaultLimit,
-          description: `At most ${CAMPAIGN_TEST_PAGE.maxLimit}.`,
-        }),
-      },
+      args: slicedPageArgs(t.arg, CAMPAIGN_TEST_PAGE),
       query: (args) => {
         const { offset, limit } = parseInput(campaignTestPage, {
           offset: args.offset ?? 0,

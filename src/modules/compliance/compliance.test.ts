@@ -399,6 +399,70 @@ describe('compliance endpoints', () => {
     expect(missing.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 
+  it('a technique lists the controls mapped to it in every framework, by framework and control id, a page at a time', async () => {
+    /** The controls each file maps to `attackId`, with their mapping types, as the field orders them. */
+    const expectedControls = (attackId: string) =>
+      [
+        ['csa_ccm', csa],
+        ['nist_800_53', nist],
+      ].flatMap(([key, expected]) => {
+        const types = new Map<string, Set<string>>();
+        for (const object of (expected as typeof nist).mappable.filter((mapping) => mapping.attack_object_id === attackId)) {
+          types.set(object.capability_id!, (types.get(object.capability_id!) ?? new Set()).add(object.mapping_type!));
+        }
+        return [...types.keys()]
+          .sort()
+          .map((controlId) => ({ frameworkKey: key, controlId, mappingTypes: [...types.get(controlId)!].sort() }));
+      });
+    const ttpIds = CATALOG.map((technique) => technique.ttpId);
+    for (const ttpId of ttpIds) {
+      const answer = await app.graphql(
+        `query ($ttpId: String!) { technique(ttpId: $ttpId) { complianceControls(limit: 200) { frameworkKey frameworkName controlId name mappingTypes } } }`,
+        { ttpId },
+        viewer,
+      );
+      expect(answer.errors, ttpId).toBeUndefined();
+      const controls: any[] = answer.data.technique.complianceControls;
+      expect(
+        controls.map(({ frameworkKey, controlId, mappingTypes }) => ({ frameworkKey, controlId, mappingTypes })),
+        ttpId,
+      ).toEqual(expectedControls(ttpId));
+      for (const control of controls) expect(control.name && control.frameworkName, `${ttpId} ${control.controlId}`).toBeTruthy();
+    }
+    // A list of techniques loads them in one batch, each its first page (50).
+    const list = await app.graphql(`{ techniques { ttpId complianceControls { controlId } } }`, {}, viewer);
+    expect(list.errors).toBeUndefined();
+    // (the list leaves out revoked techniques)
+    expect(list.data.techniques.map((technique: any) => technique.ttpId).sort()).toEqual([...statusOf.keys()].sort());
+    for (const technique of list.data.techniques) {
+      expect(
+        technique.complianceControls.map((control: any) => control.controlId),
+        technique.ttpId,
+      ).toEqual(
+        expectedControls(technique.ttpId)
+          .slice(0, 50)
+          .map((control) => control.controlId),
+      );
+    }
+    // Both frameworks map T1072 (software deployment tools): 27 NIST controls and 9 CSA ones.
+    const both = expectedControls('T1072');
+    expect(both).toHaveLength(36);
+    expect(new Set(both.map((control) => control.frameworkKey))).toEqual(new Set(['csa_ccm', 'nist_800_53']));
+
+    const paged = await app.graphql(
+      `{ technique(ttpId: "T1072") { complianceControls(offset: 8, limit: 2) { controlId frameworkKey } } }`,
+      {},
+      viewer,
+    );
+    // The page across the two frameworks: the last CSA control, then the first NIST one.
+    expect(paged.data.technique.complianceControls).toEqual(
+      both.slice(8, 10).map(({ controlId, frameworkKey }) => ({ controlId, frameworkKey })),
+    );
+    expect(paged.data.technique.complianceControls.map((control: any) => control.frameworkKey)).toEqual(['csa_ccm', 'nist_800_53']);
+    const tooMany = await app.graphql(`{ technique(ttpId: "T1072") { complianceControls(limit: 501) { controlId } } }`, {}, viewer);
+    expect(tooMany.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
   it('a status change of a catalog technique moves the controls mapped to it', async () => {
     await app.services.prisma.technique.update({ where: { ttpId: 'T1025' }, data: { statusGlobal: 'validated' } });
     const answer = await app.api('GET', '/compliance/nist_800_53/controls?search=CM-12', { token: viewer });

@@ -216,3 +216,44 @@ export async function loadControlTechniques(services: Services, controlIds: read
 export const controlTechniquesLoader = createContextCache(
   (context: { services: Services }) => new DataLoader<string, ControlTechnique[]>((ids) => loadControlTechniques(context.services, ids)),
 );
+
+/** A compliance control mapped to an ATT&CK technique, with its framework and how it maps. */
+export interface TechniqueControl {
+  id: string;
+  frameworkKey: string;
+  frameworkName: string;
+  controlId: string;
+  name: string;
+  family: string | null;
+  /** How the control maps to the technique (mitigates, protects, …), each once, in order. */
+  mappingTypes: string[];
+}
+
+/** Most controls one technique lists (the two frameworks hold about 300 controls between them). */
+export const TECHNIQUE_CONTROL_MAX = 500;
+
+/**
+ * For each ATT&CK id, the controls mapped to it, one row per control, by framework key and control id: one query
+ * for the whole batch.
+ */
+export async function loadControlsByTtpId(services: Services, ttpIds: readonly string[]): Promise<TechniqueControl[][]> {
+  if (!ttpIds.length) return [];
+  const rows = await services.prisma.$queryRaw<(TechniqueControl & { attackId: string })[]>`
+    SELECT m.attack_id AS "attackId", c.id, f.key AS "frameworkKey", f.name AS "frameworkName",
+           c.control_id AS "controlId", c.name, c.family, array_agg(m.mapping_type ORDER BY m.mapping_type) AS "mappingTypes"
+      FROM compliance_mappings m
+      JOIN compliance_controls c ON c.id = m.control_id
+      JOIN compliance_frameworks f ON f.id = c.framework_id
+     WHERE m.attack_id = ANY (${[...ttpIds]}::text[])
+     GROUP BY m.attack_id, c.id, f.key, f.name
+     ORDER BY f.key, c.control_id COLLATE "C"`;
+  const byTtpId = new Map<string, TechniqueControl[]>(ttpIds.map((ttpId) => [ttpId, []]));
+  for (const { attackId, ...control } of rows) byTtpId.get(attackId)?.push(control);
+  return ttpIds.map((ttpId) => byTtpId.get(ttpId)!.slice(0, TECHNIQUE_CONTROL_MAX));
+}
+
+/** The per-request loader of a technique's controls (keyed by the request context): a list's in one batch. */
+export const techniqueControlsLoader = createContextCache(
+  (context: { services: Services }) =>
+    new DataLoader<string, TechniqueControl[]>((ttpIds) => loadControlsByTtpId(context.services, ttpIds)),
+);

@@ -1,14 +1,19 @@
 import { builder } from '../../graphql/builder.ts';
-import { cappedListCost } from '../../graphql/cost.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { allow } from '../../graphql/access.ts';
+import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
+import { pageType, sliceOfPage, slicedPageArgs } from '../../graphql/pagination.ts';
+import { complianceRoles } from './permissions.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
 import {
   ControlCoverage,
   controlTechniquesLoader,
+  TECHNIQUE_CONTROL_MAX,
+  techniqueControlsLoader,
   type ComplianceSummary,
   type ControlRow,
   type ControlTechnique,
   type FrameworkRow,
+  type TechniqueControl,
 } from './service.ts';
 
 /** Most techniques one control lists: the widest NIST 800-53 controls (system monitoring) map a few hundred. */
@@ -109,3 +114,33 @@ export const ComplianceControlFilterInput = builder.inputType('ComplianceControl
     search: t.string({ required: false, description: 'Matches control id or name.' }),
   }),
 });
+
+/** The controls a technique lists at once. */
+const TECHNIQUE_CONTROL_PAGE = { defaultLimit: 50, maxLimit: TECHNIQUE_CONTROL_MAX } as const;
+
+export const TechniqueComplianceControlType = builder.objectRef<TechniqueControl>('TechniqueComplianceControl').implement({
+  description: 'A compliance control mapped to an ATT&CK technique, with its framework and how it maps.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Id of the control.' }),
+    frameworkKey: t.exposeString('frameworkKey', { description: "The framework's stable key: nist_800_53 or csa_ccm." }),
+    frameworkName: t.exposeString('frameworkName'),
+    controlId: t.exposeString('controlId', { description: "The framework's control id, e.g. AC-2 or IAM-01." }),
+    name: t.exposeString('name'),
+    family: t.exposeString('family', { nullable: true }),
+    mappingTypes: t.exposeStringList('mappingTypes', { description: 'How the control maps to the technique, e.g. mitigates.' }),
+  }),
+});
+
+builder.prismaObjectField('Technique', 'complianceControls', (t) =>
+  t.field({
+    type: [TechniqueComplianceControlType],
+    description:
+      'Compliance controls mapped to this technique (CTID Mappings Explorer), by framework key and control id, a page at a time (loaded in one batch for a whole list).',
+    authScopes: allow(complianceRoles.read),
+    args: slicedPageArgs(t.arg, TECHNIQUE_CONTROL_PAGE),
+    complexity: pagedCost(TECHNIQUE_CONTROL_PAGE),
+    select: { ttpId: true },
+    resolve: async (technique, args, context) =>
+      sliceOfPage(await techniqueControlsLoader(context).load(technique.ttpId), args, TECHNIQUE_CONTROL_PAGE),
+  }),
+);

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
-import { pageType, sliceOfPage } from '../../graphql/pagination.ts';
+import { pageType, sliceOfPage, slicedPageArgs } from '../../graphql/pagination.ts';
 import { CoverageStatusEnum } from '../techniques/types.ts';
 import {
   COUNTERMEASURE_MAPPING_MAX,
@@ -91,14 +91,7 @@ builder.prismaObjectField('Technique', 'countermeasures', (t) =>
   t.field({
     type: [TechniqueCountermeasureType],
     description: 'D3FEND countermeasures of this technique, by D3FEND id, a page at a time (loaded in one batch for a whole list).',
-    args: {
-      offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({
-        required: false,
-        defaultValue: TECHNIQUE_COUNTERMEASURE_PAGE.defaultLimit,
-        description: `At most ${TECHNIQUE_COUNTERMEASURE_PAGE.maxLimit}.`,
-      }),
-    },
+    args: slicedPageArgs(t.arg, TECHNIQUE_COUNTERMEASURE_PAGE),
     complexity: pagedCost(TECHNIQUE_COUNTERMEASURE_PAGE),
     select: { ttpId: true },
     resolve: async (technique, args, context) =>

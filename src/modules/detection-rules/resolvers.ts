@@ -1,6 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
-import { pageArgs, pagedList, pagingOf, sliceOfPage } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf, sliceOfPage, slicedPageArgs } from '../../graphql/pagination.ts';
 import { cappedListCost, pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
 import { evaluateDetectionRule } from './evaluations.ts';
@@ -78,14 +78,7 @@ builder.prismaObjectField('Technique', 'detectionRules', (t) =>
   t.field({
     type: [DetectionRuleType],
     description: 'Active detection rules naming this technique (exact id), by title, a page at a time.',
-    args: {
-      offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({
-        required: false,
-        defaultValue: TECHNIQUE_RULE_PAGE.defaultLimit,
-        description: `At most ${TECHNIQUE_RULE_PAGE.maxLimit}.`,
-      }),
-    },
+    args: slicedPageArgs(t.arg, TECHNIQUE_RULE_PAGE),
     complexity: pagedCost(TECHNIQUE_RULE_PAGE),
     select: { ttpId: true },
     resolve: async (technique, args, context) =>

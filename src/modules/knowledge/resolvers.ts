@@ -1,5 +1,5 @@
 import { allow } from '../../graphql/access.ts';
-import { pageArgs, pagedList, pagingOf } from '../../graphql/pagination.ts';
+import { pageArgs, pagedList, pagingOf, slicedPageArgs } from '../../graphql/pagination.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
 import { actorOf } from '../../graphql/context.ts';
@@ -126,27 +126,13 @@ builder.mutationFields((t) => ({
 builder.prismaObjectFields('Technique', (t) => ({
   playbooks: t.relation('playbooks', {
     description: 'Playbooks of the technique, by type then title, a page at a time.',
-    args: {
-      offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({
-        required: false,
-        defaultValue: TECHNIQUE_KNOWLEDGE_PAGE.defaultLimit,
-        description: `At most ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}.`,
-      }),
-    },
+    args: slicedPageArgs(t.arg, TECHNIQUE_KNOWLEDGE_PAGE),
     query: (args) => ({ orderBy: [{ type: 'asc' }, { title: 'asc' }, { id: 'asc' }], ...pageQuery(args, TECHNIQUE_KNOWLEDGE_PAGE) }),
     complexity: pagedCost(TECHNIQUE_KNOWLEDGE_PAGE),
   }),
   lessons: t.relation('lessons', {
     description: 'Lessons learned about the technique, newest first, a page at a time.',
-    args: {
-      offset: t.arg.int({ required: false, defaultValue: 0 }),
-      limit: t.arg.int({
-        required: false,
-        defaultValue: TECHNIQUE_KNOWLEDGE_PAGE.defaultLimit,
-        description: `At most ${TECHNIQUE_KNOWLEDGE_PAGE.maxLimit}.`,
-      }),
-    },
+    args: slicedPageArgs(t.arg, TECHNIQUE_KNOWLEDGE_PAGE),
     query: (args) => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...pageQuery(args, TECHNIQUE_KNOWLEDGE_PAGE) }),
     complexity: pagedCost(TECHNIQUE_KNOWLEDGE_PAGE),
   }),

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { pagedCost } from '../../graphql/cost.ts';
-import { pageType } from '../../graphql/pagination.ts';
+import { pageType, slicedPageArgs } from '../../graphql/pagination.ts';
 import { PlaybookType, Severity } from '../../generated/prisma/enums.ts';
 import { page, parseInput } from '../../validation.ts';
 import { UserSummaryType } from '../users/types.ts';
@@ -56,14 +56,7 @@ export const PlaybookObject = builder.prismaObject('Playbook', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the current version was made.' }),
     versions: t.relation('versions', {
       description: 'The earlier versions, newest first, a page at a time (the current one is the playbook itself).',
-      args: {
-        offset: t.arg.int({ required: false, defaultValue: 0 }),
-        limit: t.arg.int({
-          required: false,
-          defaultValue: PLAYBOOK_VERSION_PAGE.defaultLimit,
-          description: `At most ${PLAYBOOK_VERSION_PAGE.maxLimit}.`,
-        }),
-      },
+      args: slicedPageArgs(t.arg, PLAYBOOK_VERSION_PAGE),
       query: (args) => ({ orderBy: { version: 'desc' }, ...pageQuery(args, PLAYBOOK_VERSION_PAGE) }),
       complexity: pagedCost(PLAYBOOK_VERSION_PAGE),
     }),

@@ -7,6 +7,7 @@ import { useSession } from '../../session.tsx';
 import { offsetIn, offsetValue, useUrlState } from '../../url-state.ts';
 import { stateLabel } from '../board/states.ts';
 import { statusOf } from '../matrix/coverage.ts';
+import { ComplianceSection } from './ComplianceSection.tsx';
 import { CountermeasuresSection, RevalidationSection } from './DefenceSection.tsx';
 import { DetectionSection } from './DetectionSection.tsx';
 import { IntelItems } from './IntelItems.tsx';
@@ -19,7 +20,8 @@ const PAGE_SIZE = 20;
 
 const TechniqueDocument = graphql(`
   query TechniqueDetail(
-    $ttpId: String!, $pageSize: Int!, $testsOffset: Int, $rulesOffset: Int, $countermeasuresOffset: Int, $showQueue: Boolean!
+    $ttpId: String!, $pageSize: Int!, $testsOffset: Int, $rulesOffset: Int, $countermeasuresOffset: Int, $controlsOffset: Int,
+    $showQueue: Boolean!
   ) {
     technique(ttpId: $ttpId) {
       ttpId
@@ -34,6 +36,7 @@ const TechniqueDocument = graphql(`
       ...TechniqueKnowledge
       ...TechniqueCountermeasures
       ...TechniqueMitigations
+      ...TechniqueCompliance
     }
     revalidationQueue(technique: $ttpId, limit: $pageSize) @include(if: $showQueue) { items { ...TechniqueRevalidation } }
     ...TechniqueRisk
@@ -41,7 +44,10 @@ const TechniqueDocument = graphql(`
   }
 `);
 
-/** A technique in one request: description, coverage, risk and score, tests, detection, countermeasures, knowledge. */
+/**
+ * A technique in one request: description, coverage, risk and score, tests, detection, mitigations, countermeasures,
+ * compliance controls, knowledge.
+ */
 export default function TechniquePage() {
   const { ttpId = '' } = useParams();
   const { viewer } = useSession();
@@ -51,6 +57,7 @@ export default function TechniquePage() {
     testsOffset: offsetIn(search, 'tests'),
     rulesOffset: offsetIn(search, 'rules'),
     countermeasuresOffset: offsetIn(search, 'countermeasures'),
+    controlsOffset: offsetIn(search, 'controls'),
   };
   const [{ data, error, fetching }] = useQuery({
     query: TechniqueDocument,
@@ -151,6 +158,7 @@ export default function TechniquePage() {
           offset={offsets.countermeasuresOffset}
           onOffset={page('countermeasures')}
         />
+        <ComplianceSection technique={technique} pageSize={PAGE_SIZE} offset={offsets.controlsOffset} onOffset={page('controls')} />
         <KnowledgeSection technique={technique} canWrite={inRoleSet(viewer, 'leads')} />
         <IntelItems ttpId={technique.ttpId} />
       </div>
