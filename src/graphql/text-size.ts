@@ -91,6 +91,7 @@ const BOUNDED_TEXT: Record<string, Exclude<TextSizeClass, 'long'>> = {
       'country',
       'trackerAccountId',
       'campaignName',
+      'frameworkName',
       'triggeredById',
       'jobId',
       'trigger',
@@ -113,6 +114,7 @@ const BOUNDED_TEXT: Record<string, Exclude<TextSizeClass, 'long'>> = {
       'motivations',
       'techniqueIds',
       'ttpIds',
+      'mappingTypes',
     ].map((field) => [field, 'short' as const]),
   ),
   ...Object.fromEntries(
