@@ -103,4 +103,23 @@ describe('assigning tests', () => {
     expectNoMisconduct(misconduct);
     await context.close();
   });
+
+  it('an open test page follows an assignee changed elsewhere, the editor too, without a reload', async () => {
+    const draft = await app.services.prisma.test.findFirstOrThrow({ where: { name: 'Assigned from the form' } });
+    const { context, page, misconduct } = await signedIn('blue_lead');
+    await page.goto(`/tests/${draft.id}`);
+    await page.getByRole('heading', { name: 'Assigned from the form' }).waitFor();
+    await expect.poll(() => assignee(page).textContent()).toBe(t.blue_tech.username);
+    expect(await page.getByLabel('Change assignee').inputValue()).toBe(t.blue_tech.id);
+    await page.evaluate(() => Object.assign(window, { unreloaded: true }));
+
+    const changed = await app.api('PATCH', `/tests/${draft.id}`, { token: t.red_lead.token, body: { assigned_to: t.red_tech.id } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await expect.poll(() => assignee(page).textContent(), { timeout: 5_000 }).toBe(t.red_tech.username);
+    expect(await page.getByLabel('Change assignee').inputValue()).toBe(t.red_tech.id);
+    expect(await page.getByRole('button', { name: 'Save assignee' }).isDisabled()).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    expectNoMisconduct(misconduct);
+    await context.close();
+  });
 });

@@ -94,6 +94,11 @@ describe('the campaign page, live', () => {
     const renamed = await app.api('PATCH', `/campaigns/${id}`, { token: t.blue_lead.token, body: { name: 'Live purple fortnight' } });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     await page.getByRole('heading', { name: 'Live purple fortnight' }).waitFor({ timeout: 5_000 });
+    // A test renamed through the API: its row follows, and the page says so.
+    const testRenamed = await app.api('PATCH', `/tests/${tests[1]}`, { token: t.red_lead.token, body: { name: 'Read the SAM hive' } });
+    expect(testRenamed.status, JSON.stringify(testRenamed.body)).toBe(200);
+    await testRow(page, 'Read the SAM hive').waitFor({ timeout: 5_000 });
+    await page.getByRole('status').filter({ hasText: 'Read the SAM hive was changed.' }).waitFor({ timeout: 5_000 });
     await advance(app, t, tests[1], 'validated');
     await expect.poll(() => page.getByTestId('campaign-progress').textContent(), { timeout: 5_000 }).toContain('1 of 2 validated (50%)');
     expect(await stillUnreloaded(page)).toBe(true);

@@ -35,20 +35,30 @@ interface Change {
   test: { id: string; name: string };
 }
 
-/** Subscribes and collects state changes until `count` arrived; resolves once the server has set up the stream. */
-async function collect(client: Client, variables: Record<string, unknown>, count: number) {
+const STATE_CHANGES = {
+  field: 'testStateChanged',
+  selection: 'testId campaignId fromState toState actorId occurredAt test { id name }',
+};
+
+/** Subscribes and collects a test subscription's events until `count` arrived; resolves once the server has set up the stream. */
+async function collect<T = Change>(
+  client: Client,
+  variables: Record<string, unknown>,
+  count: number,
+  { field, selection } = STATE_CHANGES,
+) {
   const before = busListeners();
-  const iterator = client.iterate<{ testStateChanged: Change }>({
+  const iterator = client.iterate<Record<string, T>>({
     query: `subscription ($testId: UUID, $campaignId: UUID) {
-      testStateChanged(testId: $testId, campaignId: $campaignId) { testId campaignId fromState toState actorId occurredAt test { id name } }
+      ${field}(testId: $testId, campaignId: $campaignId) { ${selection} }
     }`,
     variables,
   });
-  const received: Change[] = [];
+  const received: T[] = [];
   const done = (async () => {
     for await (const result of iterator) {
       expect(result.errors).toBeUndefined();
-      received.push(result.data!.testStateChanged);
+      received.push(result.data![field]!);
       if (received.length === count) break;
     }
     return received;
@@ -202,6 +212,40 @@ describe('the test workflow over GraphQL', () => {
       await app.api('POST', `/tests/${inside.id}/start-execution`, { token: t.red_tech.token });
       const [change] = await subscription.received();
       expect(change).toMatchObject({ testId: inside.id, campaignId, fromState: 'draft', toState: 'red_executing' });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('testChanged hears the edits of a test that are not state changes, from the test alone or its campaign', async () => {
+    const target = await technique(app);
+    const { id: campaignId } = await campaign(app, t.admin);
+    const other = await createTest(app, t.red_lead, target.id);
+    const test = await createTest(app, t.red_lead, target.id, { campaign_id: campaignId });
+    const client = wsClient(t.viewer.token);
+    try {
+      const edits = {
+        field: 'testChanged',
+        selection: 'testId campaignId change actorId occurredAt test { id name assignedTo { username } }',
+      };
+      const byTest = await collect<any>(client, { testId: test.id }, 3, edits);
+      const byCampaign = await collect<any>(client, { campaignId }, 3, edits);
+      await app.api('PATCH', `/tests/${other.id}`, { token: t.red_lead.token, body: { name: 'Not this one' } });
+      await mutate(t.red_lead.token, 'mutation ($id: UUID!, $input: UpdateTestInput!) { updateTest(id: $id, input: $input) { id } }', {
+        id: test.id,
+        input: { assignedTo: t.red_tech.id },
+      });
+      // A state change is testStateChanged's, not this stream's.
+      await app.api('POST', `/tests/${test.id}/start-execution`, { token: t.red_tech.token });
+      await app.api('PATCH', `/tests/${test.id}/red`, { token: t.red_tech.token, body: { tool_used: 'Rubeus' } });
+      await app.api('POST', `/tests/${test.id}/pause-timer`, { token: t.red_tech.token });
+      for (const subscription of [byTest, byCampaign]) {
+        const changes = await subscription.received();
+        expect(changes.map(({ change }: any) => change)).toEqual(['updated', 'red_updated', 'timer_paused']);
+        for (const change of changes) expect(change).toMatchObject({ testId: test.id, campaignId, test: { id: test.id } });
+        expect(changes[0]).toMatchObject({ actorId: t.red_lead.id, test: { assignedTo: { username: t.red_tech.username } } });
+        expect(changes[2].actorId).toBe(t.red_tech.id);
+      }
     } finally {
       await client.dispose();
     }

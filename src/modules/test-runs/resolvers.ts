@@ -1,6 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { allow } from '../../graphql/access.ts';
-import { builder } from '../../graphql/builder.ts';
+import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
 import type { EventOf } from '../../events/types.ts';
@@ -185,15 +185,13 @@ for (const row of TRANSITIONS) {
 }
 
 type StateChange = EventOf<'test.state_changed'>;
+type TestEdit = EventOf<'test.changed'>;
 
-const TestStateChangeType = builder.objectRef<StateChange>('TestStateChange').implement({
-  description: 'A test moved from one state to another.',
-  fields: (t) => ({
+/** What every change of a test tells: its ids, who made it and when, and the test as it is now. */
+function testChangeFields<E extends StateChange | TestEdit>(t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, E>) {
+  return {
     testId: t.id({ resolve: (change) => change.payload.testId }),
-    techniqueId: t.id({ resolve: (change) => change.payload.techniqueId }),
     campaignId: t.id({ nullable: true, resolve: (change) => change.payload.campaignId }),
-    fromState: t.field({ type: TestStateEnum, resolve: (change) => change.payload.from as TestState }),
-    toState: t.field({ type: TestStateEnum, resolve: (change) => change.payload.to as TestState }),
     actorId: t.id({ nullable: true, resolve: (change) => change.actorId }),
     occurredAt: t.field({ type: 'DateTime', resolve: (change) => change.occurredAt }),
     test: t.prismaField({
@@ -202,8 +200,36 @@ const TestStateChangeType = builder.objectRef<StateChange>('TestStateChange').im
       resolve: (query, change, _args, context) =>
         context.services.prisma.test.findUniqueOrThrow({ ...query, where: { id: change.payload.testId } }),
     }),
+  };
+}
+
+const TestStateChangeType = builder.objectRef<StateChange>('TestStateChange').implement({
+  description: 'A test moved from one state to another.',
+  fields: (t) => ({
+    ...testChangeFields(t),
+    techniqueId: t.id({ resolve: (change) => change.payload.techniqueId }),
+    fromState: t.field({ type: TestStateEnum, resolve: (change) => change.payload.from as TestState }),
+    toState: t.field({ type: TestStateEnum, resolve: (change) => change.payload.to as TestState }),
   }),
 });
+
+const TestChangeType = builder.objectRef<TestEdit>('TestChange').implement({
+  description: "A test changed without changing state: an edit of its fields, its timer, a rule evaluation, its campaign's.",
+  fields: (t) => ({
+    ...testChangeFields(t),
+    change: t.string({
+      description:
+        "What changed: an edit, by its timeline kind (updated, red_updated, blue_updated, remediation_updated, classification_changed); timer_paused, timer_resumed; a lead's decision on one side that kept the state (its action); detection_evaluated; campaign_added, campaign_removed; created.",
+      resolve: (change) => change.payload.change,
+    }),
+  }),
+});
+
+/** A subscription's filter: one test, one campaign's tests, or every test. */
+const ofTestOrCampaign =
+  (testId: unknown, campaignId: unknown) =>
+  ({ payload }: { payload: { testId: string; campaignId: string | null } }) =>
+    (!testId || payload.testId === String(testId)) && (!campaignId || payload.campaignId === String(campaignId));
 
 builder.subscriptionFields((t) => ({
   testStateChanged: t.field({
@@ -212,10 +238,17 @@ builder.subscriptionFields((t) => ({
     authScopes: allow(testRoles.read),
     args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { testId, campaignId }, context) =>
-      context.services.bus.stream(
-        'test.state_changed',
-        ({ payload }) => (!testId || payload.testId === String(testId)) && (!campaignId || payload.campaignId === String(campaignId)),
-      ),
+      context.services.bus.stream('test.state_changed', ofTestOrCampaign(testId, campaignId)),
+    resolve: (change) => change,
+  }),
+  testChanged: t.field({
+    type: TestChangeType,
+    description:
+      "Streams the changes of one test, of one campaign's tests, or of every test that are not state changes (testStateChanged's), from any API process.",
+    authScopes: allow(testRoles.read),
+    args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
+    subscribe: (_root, { testId, campaignId }, context) =>
+      context.services.bus.stream('test.changed', ofTestOrCampaign(testId, campaignId)),
     resolve: (change) => change,
   }),
 }));

@@ -18,6 +18,12 @@ const CampaignTestMovedDocument = graphql(`
   }
 `);
 
+const CampaignTestEditedDocument = graphql(`
+  subscription CampaignTestEdited($campaignId: UUID!) {
+    testChanged(campaignId: $campaignId) { testId change actorId occurredAt test { id name } }
+  }
+`);
+
 const CHANGES: Record<string, string> = {
   updated: 'The campaign was edited.',
   scheduled: 'The schedule changed.',
@@ -26,6 +32,8 @@ const CHANGES: Record<string, string> = {
   executed: 'A recurring occurrence ran.',
   deleted: 'The campaign was deleted.',
 };
+
+const TEST_CHANGES: Record<string, string> = { created: 'was created', campaign_added: 'was added' };
 
 function campaignChangeText(change: string): string {
   if (CAMPAIGN_STATUSES.some(({ status }) => status === change)) return `The campaign is now ${statusLabel(change as CampaignStatus)}.`;
@@ -40,16 +48,19 @@ export interface CampaignLive {
 }
 
 /**
- * Keeps an open campaign page current: a change of the campaign (`campaignChanged`) or a state change of one of its
- * tests (`testStateChanged`) asks the page's query again; changes made by others are also told in words.
+ * Keeps an open campaign page current: a change of the campaign (`campaignChanged`), a state change of one of its
+ * tests (`testStateChanged`) or another change of one (`testChanged`: a rename, an assignee, …) asks the page's query
+ * again; changes made by others are also told in words.
  */
 export function useCampaignLive(campaignId: string, refresh: () => void): CampaignLive {
   const { viewer } = useSession();
   const [changed] = useSubscription({ query: CampaignChangedDocument, variables: { campaignId } });
   const [moved] = useSubscription({ query: CampaignTestMovedDocument, variables: { campaignId } });
+  const [edited] = useSubscription({ query: CampaignTestEditedDocument, variables: { campaignId } });
   const [latest, setLatest] = useState('');
   const change = changed.data?.campaignChanged;
   const move = moved.data?.testStateChanged;
+  const edit = edited.data?.testChanged;
   useEffect(() => {
     if (!change) return;
     if (change.actorId !== viewer.id) setLatest(campaignChangeText(change.change));
@@ -60,5 +71,10 @@ export function useCampaignLive(campaignId: string, refresh: () => void): Campai
     if (move.actorId !== viewer.id) setLatest(`${move.test.name} moved to ${stateLabel(move.toState)}.`);
     refresh();
   }, [move, refresh, viewer.id]);
+  useEffect(() => {
+    if (!edit) return;
+    if (edit.actorId !== viewer.id) setLatest(`${edit.test.name} ${TEST_CHANGES[edit.change] ?? 'was changed'}.`);
+    refresh();
+  }, [edit, refresh, viewer.id]);
   return { deleted: change?.change === 'deleted', latest };
 }

@@ -24,8 +24,15 @@ const ReassignTestDocument = graphql(`
 export function AssigneeEditor(props: { testId: string; assignedToId: string | null | undefined; onSaved(failure?: Problem): void }) {
   const [{ data, error }] = useQuery({ query: AssignableUsersDocument });
   const [{ fetching }, reassign] = useMutation(ReassignTestDocument);
-  const [chosen, setChosen] = useState(props.assignedToId ?? '');
+  const current = props.assignedToId ?? '';
+  const [chosen, setChosen] = useState(current);
+  const [shown, setShown] = useState(current);
   const [saved, setSaved] = useState(false);
+  // The assignee changed (here or elsewhere, the page follows it live): the choice starts from the new one.
+  if (current !== shown) {
+    setShown(current);
+    setChosen(current);
+  }
   return (
     <form
       className="inline-form assignee-editor"
@@ -51,7 +58,7 @@ export function AssigneeEditor(props: { testId: string; assignedToId: string | n
         onChange={setChosen}
         disabled={!data || fetching}
       />
-      <button type="submit" className="button" disabled={!data || fetching || chosen === (props.assignedToId ?? '')}>
+      <button type="submit" className="button" disabled={!data || fetching || chosen === current}>
         {fetching ? 'Saving…' : 'Save assignee'}
       </button>
       {error && (

@@ -52,6 +52,12 @@ const TestChangedDocument = graphql(`
   }
 `);
 
+const TestEditedDocument = graphql(`
+  subscription TestEdited($id: UUID!) {
+    testChanged(testId: $id) { testId change occurredAt }
+  }
+`);
+
 /** One test: its header and actions, the red and blue parts, the leads' validation, the timeline and the evidence. */
 export default function TestPage() {
   const { id = '' } = useParams();
@@ -62,6 +68,12 @@ export default function TestPage() {
   useEffect(() => {
     if (change) refresh();
   }, [change, refresh]);
+  // Every other change, whoever made it (an assignee, a side's fields, the timer, one lead's decision).
+  const [edited] = useSubscription({ query: TestEditedDocument, variables: { id } });
+  const edit = edited.data?.testChanged;
+  useEffect(() => {
+    if (edit) refresh();
+  }, [edit, refresh]);
   const [problem, acted] = useActed(refresh);
   if (fetching && !data) return <p className="loading">Loading…</p>;
   if (error || !data) return <p role="alert">The test could not be loaded: {error?.message}</p>;
