@@ -274,6 +274,10 @@ describe('attack paths', () => {
       await page.getByRole('button', { name: `Record step ${position}` }).click();
       await expect.poll(() => page.getByTestId(`outcome-${position}`).textContent()).toMatch(/^(Succeeded unnoticed|Detected|Blocked)/);
     }
+    // The outcomes reach the watcher live, before the execution's status changes again.
+    await expect.poll(() => watcher.page.getByTestId('outcome-2').textContent(), { timeout: 5_000 }).toMatch(/^Detected/);
+    await expect.poll(() => watcher.page.getByTestId('outcome-3').textContent(), { timeout: 5_000 }).toMatch(/^Blocked/);
+    expect(await watcher.page.getByTestId('execution-status').textContent()).toBe('Running');
     await page.getByRole('button', { name: 'Complete the execution' }).click();
     await expect.poll(() => status.textContent()).toBe('Completed');
     const summary = page.getByRole('region', { name: 'Summary' });

@@ -525,7 +525,7 @@ describe('executions over GraphQL', () => {
     return Object.values(result.data as object)[0] as Record<string, any>;
   }
 
-  it('runs an execution with mutations while a graphql-ws subscription receives every status change', async () => {
+  it('runs an execution with mutations while graphql-ws subscriptions receive every status change and step outcome', async () => {
     const path = await mutate(
       t.red_tech.token,
       'mutation ($input: CreateAttackPathInput!) { createAttackPath(input: $input) { id steps { id } } }',
@@ -556,8 +556,21 @@ describe('executions over GraphQL', () => {
           if (received.length === 2) break;
         }
       })();
+      // Beside it, the changes that are not status changes (a step's outcome).
+      const edits: any[] = [];
+      const editIterator = client.iterate<{ attackPathExecutionChanged: any }>({
+        query: `subscription ($id: UUID) { attackPathExecutionChanged(attackPathId: $id) {
+          executionId attackPathId change actorId execution { id } } }`,
+        variables: { id: path.id },
+      });
+      const editsDone = (async () => {
+        for await (const result of editIterator) {
+          edits.push(result.data!.attackPathExecutionChanged);
+          if (edits.length === 1) break;
+        }
+      })();
       const deadline = Date.now() + 5_000;
-      while (busListeners() <= before && Date.now() < deadline) await sleep(10);
+      while (busListeners() <= before + 1 && Date.now() < deadline) await sleep(10);
 
       const byId = { id: execution.id };
       expect(
@@ -604,6 +617,16 @@ describe('executions over GraphQL', () => {
           fromStatus: 'running',
           toStatus: 'completed',
           actorId: t.red_lead.id,
+          execution: { id: execution.id },
+        },
+      ]);
+      await Promise.race([editsDone, sleep(10_000).then(() => Promise.reject(new Error('the step outcome did not arrive')))]);
+      expect(edits).toEqual([
+        {
+          executionId: execution.id,
+          attackPathId: path.id,
+          change: 'step_recorded',
+          actorId: t.blue_tech.id,
           execution: { id: execution.id },
         },
       ]);

@@ -29,6 +29,12 @@ const ExecutionChangedDocument = graphql(`
   }
 `);
 
+const ExecutionEditedDocument = graphql(`
+  subscription AttackPathExecutionEdited($id: UUID!) {
+    attackPathExecutionChanged(attackPathId: $id) { executionId change occurredAt }
+  }
+`);
+
 const CreateExecutionDocument = graphql(`
   mutation CreateAttackPathExecution($id: UUID!, $input: CreateAttackPathExecutionInput) {
     createAttackPathExecution(attackPathId: $id, input: $input) { id }
@@ -46,7 +52,12 @@ export default function AttackPathPage() {
     { query: ExecutionChangedDocument, variables: { id } },
     (changes: number | undefined) => (changes ?? 0) + 1,
   );
-  const changes = live.data ?? 0;
+  // A step's outcome or the tests created from an execution, recorded by anyone.
+  const [edited] = useSubscription(
+    { query: ExecutionEditedDocument, variables: { id } },
+    (changes: number | undefined) => (changes ?? 0) + 1,
+  );
+  const changes = (live.data ?? 0) + (edited.data ?? 0);
   useEffect(() => {
     if (changes) refresh({ requestPolicy: 'network-only' });
   }, [changes, refresh]);

@@ -32,7 +32,7 @@ const RecordDocument = graphql(`
 
 /**
  * One execution: its transitions (the caller's `myActions`), each step's outcome recorded in turn, and the summary.
- * `changes` counts the status changes seen live: each one asks the server again.
+ * `changes` counts the changes seen live (a status, a step's outcome, tests created): each one asks the server again.
  */
 export function ExecutionPanel(props: { executionId: string; changes: number }) {
   const [{ data, error }, refresh] = useQuery({ query: ExecutionDocument, variables: { id: props.executionId } });
