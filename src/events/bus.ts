@@ -9,6 +9,15 @@ type Handler<K extends DomainEventType> = (event: EventOf<K>) => void | Promise<
 
 const DELIVERY = 'event';
 
+/**
+ * A subscription's filter from its optional id arguments, named as the payload's fields: an event passes when every
+ * argument given equals its field (`{ testId, campaignId }`: one test, one campaign's tests, or every test).
+ */
+export function payloadMatches<P>(wanted: { [Field in keyof P]?: unknown }): (event: { payload: P }) => boolean {
+  const given = Object.entries(wanted).flatMap(([field, value]) => (value ? [[field, String(value)] as const] : []));
+  return ({ payload }) => given.every(([field, value]) => (payload as Record<string, unknown>)[field] === value);
+}
+
 /** The durable path of committed events to their consumers (src/events/consumers.ts). */
 export interface EventDispatcher {
   record(tx: Db, events: readonly DomainEvent[]): Promise<void>;

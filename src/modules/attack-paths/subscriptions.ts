@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
+import { payloadMatches } from '../../events/bus.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { AttackPathExecutionStatus } from '../../generated/prisma/enums.ts';
 import { attackPathRoles } from './permissions.ts';
@@ -41,12 +42,6 @@ const ExecutionChangeType = builder.objectRef<ExecutionEdit>('AttackPathExecutio
   }),
 });
 
-/** A subscription's filter: one execution, one path's executions, or every execution. */
-const ofExecutionOrPath =
-  (executionId: unknown, attackPathId: unknown) =>
-  ({ payload }: { payload: { executionId: string; attackPathId: string | null } }) =>
-    (!executionId || payload.executionId === String(executionId)) && (!attackPathId || payload.attackPathId === String(attackPathId));
-
 builder.subscriptionFields((t) => ({
   attackPathExecutionStateChanged: t.field({
     type: ExecutionStateChangeType,
@@ -54,7 +49,7 @@ builder.subscriptionFields((t) => ({
     authScopes: allow(attackPathRoles.read),
     args: { executionId: t.arg({ type: 'UUID', required: false }), attackPathId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { executionId, attackPathId }, context) =>
-      context.services.bus.stream('attack_path_execution.state_changed', ofExecutionOrPath(executionId, attackPathId)),
+      context.services.bus.stream('attack_path_execution.state_changed', payloadMatches({ executionId, attackPathId })),
     resolve: (change) => change,
   }),
   attackPathExecutionChanged: t.field({
@@ -64,7 +59,7 @@ builder.subscriptionFields((t) => ({
     authScopes: allow(attackPathRoles.read),
     args: { executionId: t.arg({ type: 'UUID', required: false }), attackPathId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { executionId, attackPathId }, context) =>
-      context.services.bus.stream('attack_path_execution.changed', ofExecutionOrPath(executionId, attackPathId)),
+      context.services.bus.stream('attack_path_execution.changed', payloadMatches({ executionId, attackPathId })),
     resolve: (change) => change,
   }),
 }));

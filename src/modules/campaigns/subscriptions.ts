@@ -1,5 +1,6 @@
 import { allow } from '../../graphql/access.ts';
 import { builder } from '../../graphql/builder.ts';
+import { payloadMatches } from '../../events/bus.ts';
 import type { EventOf } from '../../events/types.ts';
 import { campaignRoles } from './permissions.ts';
 
@@ -32,8 +33,7 @@ builder.subscriptionFields((t) => ({
       "Streams the changes of one campaign, or of every campaign, from any API process (its tests' state changes are testStateChanged's).",
     authScopes: allow(campaignRoles.read),
     args: { campaignId: t.arg({ type: 'UUID', required: false }) },
-    subscribe: (_root, { campaignId }, context) =>
-      context.services.bus.stream('campaign.changed', ({ payload }) => !campaignId || payload.campaignId === String(campaignId)),
+    subscribe: (_root, { campaignId }, context) => context.services.bus.stream('campaign.changed', payloadMatches({ campaignId })),
     resolve: (change) => change,
   }),
 }));

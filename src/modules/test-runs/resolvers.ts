@@ -3,6 +3,7 @@ import { allow } from '../../graphql/access.ts';
 import { builder, type SchemaTypes } from '../../graphql/builder.ts';
 import { cappedListCost } from '../../graphql/cost.ts';
 import { principalOf } from '../../graphql/context.ts';
+import { payloadMatches } from '../../events/bus.ts';
 import type { EventOf } from '../../events/types.ts';
 import type { TestState } from '../../generated/prisma/enums.ts';
 import './my-edits.ts';
@@ -225,12 +226,6 @@ const TestChangeType = builder.objectRef<TestEdit>('TestChange').implement({
   }),
 });
 
-/** A subscription's filter: one test, one campaign's tests, or every test. */
-const ofTestOrCampaign =
-  (testId: unknown, campaignId: unknown) =>
-  ({ payload }: { payload: { testId: string; campaignId: string | null } }) =>
-    (!testId || payload.testId === String(testId)) && (!campaignId || payload.campaignId === String(campaignId));
-
 builder.subscriptionFields((t) => ({
   testStateChanged: t.field({
     type: TestStateChangeType,
@@ -238,7 +233,7 @@ builder.subscriptionFields((t) => ({
     authScopes: allow(testRoles.read),
     args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { testId, campaignId }, context) =>
-      context.services.bus.stream('test.state_changed', ofTestOrCampaign(testId, campaignId)),
+      context.services.bus.stream('test.state_changed', payloadMatches({ testId, campaignId })),
     resolve: (change) => change,
   }),
   testChanged: t.field({
@@ -248,7 +243,7 @@ builder.subscriptionFields((t) => ({
     authScopes: allow(testRoles.read),
     args: { testId: t.arg({ type: 'UUID', required: false }), campaignId: t.arg({ type: 'UUID', required: false }) },
     subscribe: (_root, { testId, campaignId }, context) =>
-      context.services.bus.stream('test.changed', ofTestOrCampaign(testId, campaignId)),
+      context.services.bus.stream('test.changed', payloadMatches({ testId, campaignId })),
     resolve: (change) => change,
   }),
 }));

@@ -4,10 +4,11 @@ import { type Line, type PlacedText, TextRuns } from './runs.ts';
 /** Characters the standard PDF fonts can show (WinAnsi); anything else is drawn as "?". */
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
 const NOT_PRINTABLE = /[^\n\x20-\x7e\xa0-\xff]/;
+const EVERY_NOT_PRINTABLE = new RegExp(NOT_PRINTABLE.source, 'g');
 export const printable = (text: string) =>
   // Most texts need no change: one test instead of two replacements for every cell of a table.
   NOT_PRINTABLE.test(text)
-    ? text.replace(/[\t\r\v\f]/g, ' ').replace(/[^\n\x20-\x7e\xa0-\xff]/g, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : '?'))
+    ? text.replace(/[\t\r\v\f]/g, ' ').replace(EVERY_NOT_PRINTABLE, (char) => (WIN_ANSI_EXTRA.includes(char) ? char : '?'))
     : text;
 
 export const COLORS = {
